@@ -98,7 +98,9 @@ def load(tp: Any, data: Any, where: str = "state") -> Any:
             return tuple(load(args[0], v, f"{where}[{i}]") for i, v in enumerate(data))
         if len(args) != len(data):
             raise InvalidAction(f"{where}: expected {len(args)} items, got {len(data)}")
-        return tuple(load(a, v, f"{where}[{i}]") for i, (a, v) in enumerate(zip(args, data)))
+        return tuple(
+            load(a, v, f"{where}[{i}]") for i, (a, v) in enumerate(zip(args, data, strict=False))
+        )
     if origin is frozenset:
         if not isinstance(data, list | tuple):
             raise InvalidAction(f"{where}: expected a list, got {data!r}")

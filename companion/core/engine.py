@@ -91,6 +91,7 @@ class Engine(Protocol[S]):
     def describe(self, action: Action, state: S | None = None) -> str: ...
     def state_to_json(self, state: S) -> dict[str, Any]: ...
     def state_from_json(self, data: Mapping[str, Any]) -> S: ...
+    def example_setups(self) -> Sequence[Setup]: ...
 
 
 class GameBase(Generic[S]):
@@ -133,6 +134,13 @@ class GameBase(Generic[S]):
                 f"{self.title} is played by {self.min_seats} to {self.max_seats} pawns, got {n}"
             )
 
+    def example_setups(self) -> Sequence[Setup]:
+        """Tables the contract suite and demo mode can start: every allowed seat count."""
+        return [
+            Setup.of(*(f"Player {i + 1}" for i in range(n)))
+            for n in range(self.min_seats, self.max_seats + 1)
+        ]
+
     def expected(self, state: S) -> list[str]:
         return sorted(self.allowed.get(self.phase(state), ()))
 
@@ -145,9 +153,7 @@ class GameBase(Generic[S]):
         expected = self.expected(state)
         if action.type not in expected:
             what = " or ".join(expected) or "nothing"
-            raise IllegalAction(
-                f"Can't {action.type} during {phase.name}: expected {what}"
-            )
+            raise IllegalAction(f"Can't {action.type} during {phase.name}: expected {what}")
         if action.type not in self.any_seat_actions:
             current = self.current_player(state)
             if action.player is not None and current is not None and action.player != current:

@@ -50,7 +50,9 @@ def highest(scores: Mapping[int, int]) -> list[int]:
     return sorted(seat for seat, value in scores.items() if value == high)
 
 
-def check_dice(dice: Iterable[object], count: int | Sequence[int], faces: int = 6) -> tuple[int, ...]:
+def check_dice(
+    dice: Iterable[object], count: int | Sequence[int], faces: int = 6
+) -> tuple[int, ...]:
     """Validate dice values from outside (camera or keypad) and return them as a tuple.
 
     ``count`` is the number of dice expected, or a sequence of acceptable counts.

@@ -53,9 +53,7 @@ class Registry:
         return [self._engines[k] for k in self.ids()]
 
     def catalogue(self) -> list[GameInfo]:
-        return [
-            GameInfo(g.id, g.title, g.id in self._engines) for g in CATALOGUE
-        ] + [
+        return [GameInfo(g.id, g.title, g.id in self._engines) for g in CATALOGUE] + [
             GameInfo(e.id, e.title, True)
             for e in self.engines()
             if e.id not in {g.id for g in CATALOGUE}
