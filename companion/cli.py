@@ -1,0 +1,136 @@
+"""The ``companion`` command: run, replay, doctor.
+
+Every CompanionError becomes one line on stderr and exit code 2; nothing prints a traceback
+unless COMPANION_DEBUG=1 is set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from . import __version__
+from .core.errors import CompanionError
+from .games.registry import Registry, default_registry
+
+log = logging.getLogger("companion")
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a number of seconds above 0")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="companion",
+        description="Table Companion: referee for Le Docte Rat, The Rats in the Walls, "
+        "Ratjack and Débrouille-toi!",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--config", type=Path, help="config file (default: the platform's)")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    run = sub.add_parser("run", help="start the companion (touchscreen app)")
+    run.add_argument(
+        "--demo", action="store_true",
+        help="simulated camera and buttons (keys Y N D U, R rolls), in a window",
+    )
+    run.add_argument(
+        "--camera", metavar="SOURCE",
+        help="picamera, webcam[:N], synthetic[:SEED], a folder of images or a video file",
+    )
+    run.add_argument("--fullscreen", action="store_true", help="use the whole screen")
+    run.add_argument(
+        "--exit-after", type=_seconds, metavar="SECONDS", help="quit after this long (scripts)"
+    )
+    run.add_argument(
+        "--screenshots", type=Path, metavar="DIR", help="save a PNG of every screen shown"
+    )
+
+    replay = sub.add_parser(
+        "replay", help="apply a JSON-lines event file headless and print the public state"
+    )
+    replay.add_argument("game", help="game id, e.g. docte-rat")
+    replay.add_argument("file", type=Path, help="event file (see docs/events.md); - for stdin")
+
+    sub.add_parser("doctor", help="check camera, buttons, buzzer, display, storage, libraries")
+    return parser
+
+
+def _replay(args: argparse.Namespace, registry: Registry) -> int:
+    from .replay import replay_lines
+
+    if str(args.file) == "-":
+        lines = sys.stdin.read().splitlines()
+    else:
+        try:
+            lines = args.file.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise CompanionError(f"cannot read {args.file}: {exc}") from None
+    view = replay_lines(args.game, lines, registry)
+    print(json.dumps(view, indent=2, ensure_ascii=False, sort_keys=True))
+    return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    from .app import RunOptions, run
+
+    return run(
+        RunOptions(
+            demo=args.demo,
+            camera=args.camera,
+            fullscreen=args.fullscreen,
+            exit_after=args.exit_after,
+            screenshots=args.screenshots,
+            config=args.config,
+        )
+    )
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    from .config import load_config
+    from .doctor import run_doctor
+
+    return run_doctor(load_config(args.config))
+
+
+def main(argv: Sequence[str] | None = None, registry: Registry | None = None) -> int:
+    logging.basicConfig(
+        level=os.environ.get("COMPANION_LOG", "INFO").upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "replay":
+            return _replay(args, registry or default_registry())
+        if args.command == "run":
+            return _run(args)
+        if args.command == "doctor":
+            return _doctor(args)
+        raise CompanionError(f"unknown command {args.command!r}")  # argparse prevents this
+    except CompanionError as exc:
+        print(f"companion: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:
+        if os.environ.get("COMPANION_DEBUG"):
+            raise
+        log.debug("unexpected error", exc_info=True)
+        print(
+            f"companion: unexpected error ({type(exc).__name__}: {exc}); "
+            "run again with COMPANION_DEBUG=1 for details",
+            file=sys.stderr,
+        )
+        return 1
