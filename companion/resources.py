@@ -1,8 +1,7 @@
 """Find shipped data files (the top-level assets/ folder) through importlib.resources.
 
-In a wheel, assets/ is installed as the package ``companion.assets``. In a source checkout
-where Python imports ``companion`` straight from the work tree (tests, ``python -m``), that
-package name does not exist, so we fall back to the assets/ folder beside ``companion/``.
+assets/ is reached as the package ``companion.assets``: in a checkout through the symlink
+``companion/assets -> ../assets``, in an installed wheel as real files.
 """
 
 from __future__ import annotations
@@ -15,14 +14,15 @@ from .core.errors import CompanionError
 
 def assets() -> Traversable:
     try:
-        return importlib.resources.files("companion.assets")
+        root = importlib.resources.files("companion.assets")
     except ModuleNotFoundError:
-        root = importlib.resources.files("companion").joinpath("..", "assets")
-        if not root.is_dir():
-            raise CompanionError(
-                "the assets folder is missing; reinstall Table Companion (./setup.sh run)"
-            ) from None
-        return root
+        root = None
+    if root is None or not root.is_dir():
+        raise CompanionError(
+            "the assets folder is missing (companion/assets); reinstall Table Companion "
+            "with ./setup.sh run"
+        )
+    return root
 
 
 def asset(*parts: str) -> Traversable:
