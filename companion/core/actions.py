@@ -41,6 +41,11 @@ def _freeze(value: Any, where: str) -> Any:
     raise InvalidAction(f"{where}: {value!r} ({type(value).__name__}) is not a JSON value")
 
 
+def freeze_json(value: Any, where: str = "value") -> Any:
+    """Check that ``value`` is plain JSON; return it with lists as tuples, dicts frozen."""
+    return _freeze(value, where)
+
+
 def _thaw(value: Any) -> Any:
     if isinstance(value, tuple):
         return [_thaw(v) for v in value]

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 from . import codec
-from .actions import Action, FrozenArgs
+from .actions import Action, FrozenArgs, freeze_json
 from .errors import IllegalAction, InvalidAction
 
 S = TypeVar("S")
@@ -47,8 +47,7 @@ class Setup:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "seats", tuple(self.seats))
-        if not isinstance(self.options, FrozenArgs):
-            object.__setattr__(self, "options", FrozenArgs(self.options))
+        object.__setattr__(self, "options", freeze_json(dict(self.options), "setup.options"))
 
     @classmethod
     def of(cls, *names: str, **options: Any) -> Setup:
