@@ -1,0 +1,199 @@
+"""The UI's intent vocabulary and the ONE function that maps raw inputs to intents.
+
+Raw inputs are pygame events (touch, mouse, keyboard, window close) and the device events
+gpiozero callbacks and the camera worker put on the input queue. Scenes only ever see the
+small frozen intents below.
+
+Keyboard emulation of the box: when the buttons are simulated (demo mode, or no Pi), the
+keys Y N D U (and 1 2 3 4) do NOT become intents directly. They tap the simulated gpiozero
+buttons, whose callbacks put ButtonEvents on the queue, which become ``Press`` intents on
+the next frame: exactly the path a real GPIO press takes. R asks the simulated camera for a
+fresh random roll (and yields ``RollRequested``).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..devices.events import ButtonAction, ButtonEvent, ButtonName, CameraProblem, FrameEvent
+
+log = logging.getLogger(__name__)
+
+
+# -- the vocabulary ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Press:
+    """A box button went down (YES / NO / DETECTOR / UNDO)."""
+
+    button: ButtonName
+
+
+@dataclass(frozen=True)
+class Release:
+    button: ButtonName
+
+
+@dataclass(frozen=True)
+class Hold:
+    """A box button stayed down for ``devices.hold_time`` seconds."""
+
+    button: ButtonName
+
+
+@dataclass(frozen=True)
+class Tap:
+    """A finger or a click at ``pos``, in the coordinates of the drawn (logical) screen."""
+
+    pos: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class RollRequested:
+    """Someone asked for a roll (R in demo: the simulated camera has rendered one)."""
+
+
+@dataclass(frozen=True)
+class Back:
+    """Leave the current screen (Escape or Backspace on a keyboard)."""
+
+
+@dataclass(frozen=True)
+class Quit:
+    """Close the companion (window closed, Q/Escape in demo, Ctrl+Q)."""
+
+
+@dataclass(frozen=True)
+class CameraFrame:
+    """A new camera frame is in the worker's latest-frame slot."""
+
+    seq: int
+    width: int
+    height: int
+
+
+@dataclass(frozen=True)
+class CameraFailed:
+    """The camera failed or vanished; ``message`` says what to do."""
+
+    message: str
+
+
+UIIntent = Press | Release | Hold | Tap | RollRequested | Back | Quit | CameraFrame | CameraFailed
+
+
+# -- the mapping ---------------------------------------------------------------------------
+
+
+class Tappable(Protocol):
+    def tap(self, name: ButtonName) -> Any: ...
+
+
+#: Keys that press a box button when the buttons are simulated.
+BUTTON_KEYS: dict[str, ButtonName] = {
+    "y": ButtonName.YES,
+    "1": ButtonName.YES,
+    "n": ButtonName.NO,
+    "2": ButtonName.NO,
+    "d": ButtonName.DETECTOR,
+    "3": ButtonName.DETECTOR,
+    "u": ButtonName.UNDO,
+    "4": ButtonName.UNDO,
+}
+
+_BUTTON_ACTIONS: dict[ButtonAction, Callable[[ButtonName], UIIntent]] = {
+    ButtonAction.PRESSED: Press,
+    ButtonAction.RELEASED: Release,
+    ButtonAction.HELD: Hold,
+}
+
+
+@dataclass
+class InputMap:
+    """What the mapping needs to know about the running app.
+
+    ``size`` is the drawn screen's size; ``rotation`` 180 means the picture is shown upside
+    down, so touch coordinates are turned back. ``buttons`` is the simulated Buttons object
+    (None with real GPIO buttons); ``roll`` renders a new simulated roll (None when the
+    camera is real).
+    """
+
+    size: tuple[int, int]
+    rotation: int = 0
+    demo: bool = False
+    buttons: Tappable | None = None
+    roll: Callable[[], Any] | None = None
+
+    def to_logical(self, pos: tuple[float, float]) -> tuple[int, int]:
+        w, h = self.size
+        x = min(max(int(pos[0]), 0), w - 1)
+        y = min(max(int(pos[1]), 0), h - 1)
+        if self.rotation == 180:
+            return (w - 1 - x, h - 1 - y)
+        return (x, y)
+
+
+def _key_name(event: Any) -> str:
+    import pygame
+
+    return pygame.key.name(event.key).lower()
+
+
+def to_intent(raw: Any, inputs: InputMap) -> UIIntent | None:
+    """Map one raw input (a pygame event or a device event) to an intent, or None."""
+    # device events from the queue
+    if isinstance(raw, ButtonEvent):
+        return _BUTTON_ACTIONS[raw.action](raw.button)
+    if isinstance(raw, FrameEvent):
+        return CameraFrame(raw.seq, raw.width, raw.height)
+    if isinstance(raw, CameraProblem):
+        return CameraFailed(raw.message)
+
+    import pygame
+
+    kind = getattr(raw, "type", None)
+    if kind == pygame.QUIT:
+        return Quit()
+    if kind == pygame.FINGERDOWN:
+        w, h = inputs.size
+        return Tap(inputs.to_logical((raw.x * w, raw.y * h)))
+    if kind == pygame.MOUSEBUTTONDOWN:
+        if getattr(raw, "touch", False):  # SDL's copy of a finger: FINGERDOWN handles it
+            return None
+        if raw.button != 1:
+            return None
+        return Tap(inputs.to_logical(raw.pos))
+    if kind == pygame.KEYDOWN:
+        return _key(raw, inputs)
+    return None
+
+
+def _key(event: Any, inputs: InputMap) -> UIIntent | None:
+    import pygame
+
+    name = _key_name(event)
+    ctrl = bool(event.mod & pygame.KMOD_CTRL)
+    if ctrl and name == "q":
+        return Quit()
+    if inputs.demo and name in ("escape", "q"):
+        return Quit()
+    if name in ("escape", "backspace"):
+        return Back()
+    if name in BUTTON_KEYS and inputs.buttons is not None:
+        try:
+            inputs.buttons.tap(BUTTON_KEYS[name])  # -> ButtonEvent on the queue -> Press
+        except Exception:
+            log.exception("simulated button %s failed", name)
+        return None
+    if name == "r" and inputs.roll is not None:
+        try:
+            inputs.roll()
+        except Exception:
+            log.exception("simulated roll failed")
+            return None
+        return RollRequested()
+    return None
