@@ -132,6 +132,7 @@ def _run(options: RunOptions) -> int:
             demo=options.demo,
             buttons=hardware.simulated_buttons,
             roll=hardware.roll if hardware.can_roll else None,
+            bounce_time=config.devices.bounce_time,
         )
         watchdog = sdnotify.Watchdog()
         loop = Loop(

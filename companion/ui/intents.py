@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..devices.events import ButtonAction, ButtonEvent, ButtonName, CameraProblem, FrameEvent
@@ -127,6 +127,36 @@ class InputMap:
     demo: bool = False
     buttons: Tappable | None = None
     roll: Callable[[], Any] | None = None
+    #: seconds a button edge must be apart from the previous edge of that button to count
+    bounce_time: float = 0.0
+    _last_edge: dict[ButtonName, float] = field(default_factory=dict, repr=False)
+    _down: set[ButtonName] = field(default_factory=set, repr=False)
+
+    def debounced(self, event: ButtonEvent) -> bool:
+        """True when ``event`` is contact chatter and must be ignored.
+
+        lgpio filters bounce on a Pi, but gpiozero's mock pins (demo mode, tests) and other
+        pin factories report every edge, and a menu tap is not protected by the referee's
+        state id. So: a press counts only when the button is up and the previous edge of
+        that button (kept or not) is at least ``bounce_time`` old; a release counts only
+        after a press that counted. One physical press is then one Press, whatever the
+        contacts do.
+        """
+        if event.action is ButtonAction.HELD:
+            return False
+        last = self._last_edge.get(event.button)
+        self._last_edge[event.button] = event.at
+        if event.action is ButtonAction.RELEASED:
+            if event.button not in self._down:
+                return True
+            self._down.discard(event.button)
+            return False
+        if event.button in self._down:
+            return True
+        if last is not None and event.at - last < self.bounce_time:
+            return True
+        self._down.add(event.button)
+        return False
 
     def to_logical(self, pos: tuple[float, float]) -> tuple[int, int]:
         w, h = self.size
@@ -147,6 +177,8 @@ def to_intent(raw: Any, inputs: InputMap) -> UIIntent | None:
     """Map one raw input (a pygame event or a device event) to an intent, or None."""
     # device events from the queue
     if isinstance(raw, ButtonEvent):
+        if inputs.debounced(raw):
+            return None
         return _BUTTON_ACTIONS[raw.action](raw.button)
     if isinstance(raw, FrameEvent):
         return CameraFrame(raw.seq, raw.width, raw.height)
