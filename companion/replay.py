@@ -70,7 +70,8 @@ def replay_lines(game_id: str, lines: Iterable[str], registry: Registry) -> dict
             else:
                 verdict = referee.submit(Intent(kind, source="replay"))
             if isinstance(verdict, Rejected):
-                raise ReplayError(f"line {lineno}: rejected ({verdict.code.value}): {verdict.message}")
+                code = verdict.code.value
+                raise ReplayError(f"line {lineno}: rejected ({code}): {verdict.message}")
         if not started:
             raise ReplayError("the file is empty: it must start with a setup line")
         return referee.view()
