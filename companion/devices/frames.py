@@ -212,11 +212,16 @@ class WebcamSource(_Source):
 
     def close(self) -> None:
         capture, self._capture = self._capture, None
-        if capture is not None:
-            try:
-                capture.release()
-            except Exception:
-                pass
+        _release(capture)
+
+
+def _release(capture: Any) -> None:
+    """Release an OpenCV capture; closing must never fail a shutdown."""
+    if capture is not None:
+        try:
+            capture.release()
+        except Exception:
+            pass
 
 
 # -- image files -----------------------------------------------------------------------------
@@ -365,11 +370,7 @@ class VideoFileSource(_Source):
 
     def close(self) -> None:
         capture, self._capture = self._capture, None
-        if capture is not None:
-            try:
-                capture.release()
-            except Exception:
-                pass
+        _release(capture)
 
 
 # -- choosing a source -----------------------------------------------------------------------
