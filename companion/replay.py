@@ -28,7 +28,7 @@ class ReplayError(CompanionError):
 def _parse(lineno: int, text: str) -> dict[str, Any]:
     try:
         data = json.loads(text)
-    except ValueError as exc:
+    except json.JSONDecodeError as exc:
         raise ReplayError(f"line {lineno}: not valid JSON ({exc.msg})") from None
     if not isinstance(data, dict) or data.get("type") not in LINE_TYPES:
         raise ReplayError(
