@@ -74,10 +74,10 @@ class Outcome:
 class Engine(Protocol[S]):
     """What the referee, the contract suite and the UI may rely on for every game."""
 
-    id: str
-    title: str
-    min_seats: int
-    max_seats: int
+    id: ClassVar[str]
+    title: ClassVar[str]
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
 
     def new_state(self, setup: Setup) -> S: ...
     def phase(self, state: S) -> enum.Enum: ...
@@ -91,6 +91,7 @@ class Engine(Protocol[S]):
     def state_to_json(self, state: S) -> dict[str, Any]: ...
     def state_from_json(self, data: Mapping[str, Any]) -> S: ...
     def example_setups(self) -> Sequence[Setup]: ...
+    def prepare_setup(self, setup: Setup) -> Setup: ...
 
 
 class GameBase(Generic[S]):
@@ -139,6 +140,11 @@ class GameBase(Generic[S]):
             Setup.of(*(f"Player {i + 1}" for i in range(n)))
             for n in range(self.min_seats, self.max_seats + 1)
         ]
+
+    def prepare_setup(self, setup: Setup) -> Setup:
+        """Complete a setup before it is journaled (e.g. fill in the shipped board), so a
+        replay never depends on files edited later. Identity by default."""
+        return setup
 
     def expected(self, state: S) -> list[str]:
         return sorted(self.allowed.get(self.phase(state), ()))

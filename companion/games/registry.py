@@ -62,4 +62,6 @@ class Registry:
 
 def default_registry() -> Registry:
     """Every game engine shipped with the companion (each game issue adds its engine here)."""
-    return Registry()
+    from .docte_rat.engine import ENGINE as DOCTE_RAT
+
+    return Registry((DOCTE_RAT,))

@@ -92,6 +92,7 @@ class Referee:
         """Begin a new session of ``game_id``; an unfinished previous one stays resumable."""
         try:
             engine = self.registry.get(game_id)
+            setup = engine.prepare_setup(setup)
             state = engine.new_state(setup)
             sid = self.journal.create_session(game_id, setup)
         except JournalError as exc:
