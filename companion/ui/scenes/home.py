@@ -68,10 +68,12 @@ class HomeScene(Scene):
 
         catalogue = self.ctx.catalogue()[:4]
         for info, rect in zip(catalogue, grid(games, 2, 2, self.u(14)), strict=False):
+            # playable = its rules engine is registered AND its screen exists
+            playable = info.available and info.id in GAME_SCENES
             self.buttons.add(Button(
                 f"game:{info.id}", rect, info.title,
-                th.GAME_COLOURS.get(info.id, th.GAME_DEFAULT), enabled=info.available,
-                size=self.u(25), badge=None if info.available else self.tr("home.soon"),
+                th.GAME_COLOURS.get(info.id, th.GAME_DEFAULT), enabled=playable,
+                size=self.u(25), badge=None if playable else self.tr("home.soon"),
             ))
 
         side_keys = ["history", "settings", "devices"]
