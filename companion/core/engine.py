@@ -157,7 +157,8 @@ class GameBase(Generic[S]):
         phase = self.phase(state)
         expected = self.expected(state)
         if action.type not in expected:
-            what = " or ".join(expected) or "nothing"
+            main = [t for t in expected if t not in self.any_seat_actions] or expected
+            what = " or ".join(main) or "nothing"
             raise IllegalAction(f"Can't {action.type} during {phase.name}: expected {what}")
         if action.type not in self.any_seat_actions:
             current = self.current_player(state)

@@ -23,7 +23,7 @@ Phases and what they wait for::
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -190,7 +190,7 @@ class DocteRat(GameBase[DocteRatState]):
     def new_state(self, setup: Setup) -> DocteRatState:
         self.check_seats(setup)
         opts = setup.options
-        known = {"goals", "board", "deck", "settings"}
+        known = {"goals", "board", "deck", "settings", "pawns", "first"}
         if set(opts) - known:
             raise InvalidAction(
                 f"unknown Docte Rat option(s) {sorted(set(opts) - known)}; "
@@ -217,16 +217,22 @@ class DocteRat(GameBase[DocteRatState]):
         deck = Deck(()) if deck_data in (None, "none") else codec.load(Deck, deck_data, "deck")
         settings = codec.load(Settings, opts.get("settings", {}), "settings")
         n = len(setup.seats)
-        single = n == 1
+        pawns = _placed_pawns(opts.get("pawns"), n, goals, board)
+        first = opts.get("first")
+        if first is not None and (isinstance(first, bool) or first not in range(n)):
+            raise InvalidAction(f"first must be a seat from 0 to {n - 1}, got {first!r}")
+        if n == 1:
+            first = 0
         return DocteRatState(
             seats=setup.seats,
             goals=goals,
             board=board,
             deck=deck,
             settings=settings,
-            pawns=(Pawn(),) * n,
-            phase=Phase.ROLL if single else Phase.ROLL_OFF,
-            contenders=() if single else tuple(range(n)),
+            pawns=pawns,
+            phase=Phase.ROLL_OFF if first is None else Phase.ROLL,
+            current=first or 0,
+            contenders=tuple(range(n)) if first is None else (),
         )
 
     def example_setups(self) -> Sequence[Setup]:
@@ -736,6 +742,50 @@ class DocteRat(GameBase[DocteRatState]):
                 state.seats) else f"seat {seat}"
             return f"Infraction by {name}"
         return f"{who}: {kind.replace('_', ' ')}"
+
+
+def _placed_pawns(
+    data: Any, n: int, goals: tuple[int, ...], board: Board | None
+) -> tuple[Pawn, ...]:
+    """Pawns where the table says they are (a game carried on from paper, or a scenario):
+    ``[{"track": "college", "position": 4, "bulletin": 35}, ...]``, one per seat."""
+    if data is None:
+        return (Pawn(),) * n
+    if not isinstance(data, tuple) or len(data) != n:
+        raise InvalidAction(f"pawns must list one placement per seat ({n}), got {data!r}")
+    pawns = []
+    for seat, item in enumerate(data):
+        where = f"pawns[{seat}]"
+        if not isinstance(item, Mapping) or set(item) - {"track", "position", "bulletin"}:
+            raise InvalidAction(f"{where}: expected track, position and bulletin, got {item!r}")
+        track_key = item.get("track", "school")
+        if track_key not in TRACKS:
+            raise InvalidAction(f"{where}: track must be one of {', '.join(TRACKS)}")
+        track = TRACKS.index(track_key)
+        default_position = 0 if track == SCHOOL else ENTRANCE
+        position = item.get("position", default_position)
+        bulletin = item.get("bulletin", 0)
+        last = len(board.tracks[track].spaces) - 1 if board is not None else 0
+        lowest_position = 0 if track == SCHOOL else ENTRANCE
+        highest_position = last if track == SCHOOL else last - 1
+        if board is None:
+            highest_position = lowest_position = default_position
+        if isinstance(position, bool) or not isinstance(position, int) or not (
+            lowest_position <= position <= highest_position
+        ):
+            raise InvalidAction(
+                f"{where}: position must be {lowest_position} to {highest_position} on the "
+                f"{track_key} track, got {position!r}"
+            )
+        if isinstance(bulletin, bool) or not isinstance(bulletin, int) or not (
+            0 <= bulletin < goals[track]
+        ):
+            raise InvalidAction(
+                f"{where}: bulletin must be 0 to {goals[track] - 1} on the {track_key} track "
+                f"(its goal is {goals[track]}), got {bulletin!r}"
+            )
+        pawns.append(Pawn(track=track, position=position, bulletin=bulletin))
+    return tuple(pawns)
 
 
 def landing_types(track: int) -> tuple[str, ...]:
