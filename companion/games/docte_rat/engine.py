@@ -54,6 +54,7 @@ DUO_POINTS = 15
 MINI_TEST_MAX = 15
 CLUE_POINTS = (15, 10, 5)  # "Question à indices" / "Charade": first, second, third clue
 REPEAT_YEAR_PENALTY = 5
+TRACK_TITLES = ("Schoolchildren's Path", "Saint-Lauréat College", "University of Brilliant People")
 
 
 class Phase(enum.Enum):
@@ -104,8 +105,10 @@ class Question:
     in_call: bool = False
     mini_kind: str | None = None  # questions | single | clues
     mini_values: tuple[int, ...] = ()
-    index: int = 0  # Mini-Test: question or clue number; Quitte ou double: round
-    earned: int = 0  # Mini-Test: points earned on this card; Quitte ou double: the stake
+    index: int = 0  # Mini-Test: question or clue number
+    earned: int = 0  # Mini-Test: points earned on this card
+    round: int = 0  # Quitte ou double: questions answered right so far
+    stake: int = 0  # Quitte ou double: what stop would bank
 
     def points(self, value: int | None = None) -> int:
         base = self.value if value is None else value
@@ -314,12 +317,14 @@ class DocteRat(GameBase[DocteRatState]):
         if (
             isinstance(action, Action)
             and action.type in ("stay", "advance")
-            and state.phase is Phase.ROLL
+            and state.phase is not Phase.DOUBLES
             and state.pawns[state.current].track == SCHOOL
         ):
+            expected = " or ".join(t for t in self.expected(state) if t != "infraction")
             raise IllegalAction(
-                f"Can't {action.type} during ROLL: no choice on doubles on the Schoolchildren's "
-                "Path (move by the total of the dice); expected roll"
+                f"Can't {action.type} during {state.phase.name}: no choice on doubles on the "
+                f"Schoolchildren's Path (the pawn moves by the total of the dice); "
+                f"expected {expected}"
             )
         return super().apply(state, action)
 
@@ -360,10 +365,10 @@ class DocteRat(GameBase[DocteRatState]):
     def _on_stay(self, state: DocteRatState, action: Action) -> DocteRatState:
         pawn = state.pawns[state.current]
         state = _notice(state, "stays", state.current)
-        if state.board is None:
-            return replace(state, phase=Phase.LANDING, steps=0)
         if pawn.position == ENTRANCE:
             return self._end_turn(state)
+        if state.board is None:
+            return replace(state, phase=Phase.LANDING, steps=0)
         return self._meet(state, state.board.tracks[pawn.track].spaces[pawn.position])
 
     def _on_advance(self, state: DocteRatState, action: Action) -> DocteRatState:
@@ -374,7 +379,12 @@ class DocteRat(GameBase[DocteRatState]):
         """Move the current pawn (negative: back) and meet the space, or ask which one."""
         seat, pawn = state.current, state.pawns[state.current]
         state = _notice(state, "moves", seat, steps)
-        if state.board is None:
+        if state.board is None:  # board-free: position 0 = somewhere on the track
+            if pawn.position == ENTRANCE and steps < 0:
+                return self._end_turn(state)  # back from the Entrance arrow: stays there
+            state = _set_pawn(state, seat, position=0)
+            if not meet:
+                return self._end_turn(state)
             return replace(state, phase=Phase.LANDING, steps=steps)
         spaces = state.board.tracks[pawn.track].spaces
         if pawn.track == SCHOOL:
@@ -398,7 +408,7 @@ class DocteRat(GameBase[DocteRatState]):
         options = landing_types(track)
         if space.type not in options:
             raise InvalidAction(
-                f"a pawn on the {TRACK_NAMES[TRACKS[track]]} can't land on {space.type!r}; "
+                f"a pawn on the {TRACK_TITLES[track]} can't land on {space.type!r}; "
                 f"expected one of {', '.join(options)}"
             )
         if space.call is not None and (
@@ -418,7 +428,8 @@ class DocteRat(GameBase[DocteRatState]):
         state = _set_pawn(state, seat, position=ENTRANCE)
         state = self._debit(state, seat, REPEAT_YEAR_PENALTY)
         state = _notice(state, "repeat_year", seat, REPEAT_YEAR_PENALTY)
-        return replace(state, phase=Phase.ROLL, question=None, steps=0)
+        # The repeat-year roll is the roll again (a card's "roll again" is not added to it).
+        return replace(state, phase=Phase.ROLL, question=None, steps=0, roll_again=False)
 
     # meeting a space
     def _meet(self, state: DocteRatState, space: Space) -> DocteRatState:
@@ -451,7 +462,7 @@ class DocteRat(GameBase[DocteRatState]):
             return self._end_turn(self._credit(state, seat, space.bonus))
         if kind == "quitte_ou_double":
             series = space.series or TRACK_SERIES[state.pawns[seat].track]
-            value = None if series == "bon_mot" else SERIES_POINTS[series]
+            value = None if series in ("bon_mot", "mini_test") else SERIES_POINTS[series]
             return self._ask(state, Question(series, "double_or_quit", seat, seat, value))
         return self._end_turn(state)  # start, exit in the middle of nowhere: nothing to do
 
@@ -505,7 +516,12 @@ class DocteRat(GameBase[DocteRatState]):
         if not isinstance(correct, bool):
             raise InvalidAction(f"answer needs correct: true or false, got {correct!r}")
         if q.value is None:  # a Bon Mot says its value before the question is read
-            q = replace(q, value=_int(action, "points", BON_MOT_VALUES))
+            if action.arg("points") not in BON_MOT_VALUES:
+                raise InvalidAction(
+                    "a Bon Mot is worth 5 or 10 points, as its card says: answer with "
+                    f"points 5 or 10 (got {action.arg('points')!r})"
+                )
+            q = replace(q, value=action.arg("points"))
         state = _notice(state, "right" if correct else "wrong", q.answering, 0, q.series)
         if q.mini_kind is not None:
             return self._mini_answer(state, q, correct)
@@ -523,17 +539,7 @@ class DocteRat(GameBase[DocteRatState]):
                 return self._end_turn(self._credit(state, owner, q.points()))
             return self._end_turn(self._debit(state, owner, q.points()))
         if q.purpose == "double_or_quit":
-            if not correct:
-                return self._end_turn(_notice(state, "stake_lost", owner, q.earned))
-            stake = q.points() if q.index == 0 else q.earned * 2
-            q = replace(q, earned=stake, index=q.index + 1)
-            pawn = state.pawns[owner]
-            if (
-                q.index >= state.settings.double_or_quit_questions
-                or pawn.bulletin + stake >= state.goals[pawn.track]
-            ):
-                return self._end_turn(self._credit(state, owner, stake))
-            return replace(state, phase=Phase.DOUBLE_OR_QUIT, question=q)
+            return self._double_or_quit(state, q, correct, q.points())
         # space, free (Carte blanche), card: a single question, maybe a Call to All
         if correct:
             return self._end_turn(self._credit(state, q.answering, q.points()))
@@ -548,33 +554,62 @@ class DocteRat(GameBase[DocteRatState]):
         return self._end_turn(state)
 
     def _mini_answer(self, state: DocteRatState, q: Question, correct: bool) -> DocteRatState:
+        """One answer on a Mini-Test card: every question is asked even after a miss; a
+        right answer is credited at once (the card stops when it completes the goal); the
+        clue card stops at the first right answer. In a Quitte ou double, the card's total
+        is the round's result instead."""
         owner = q.owner
+        staking = q.purpose == "double_or_quit"
+        done = False
         if correct:
             bonus = q.bonus if q.earned == 0 else 0
             points = q.mini_values[q.index] * q.multiplier + bonus
-            track_before = state.pawns[owner].track
-            state = self._credit(state, owner, points)
             q = replace(q, earned=q.earned + points)
-            reached = state.phase is Phase.OVER or state.pawns[owner].track != track_before
-            if q.mini_kind != "questions" or reached:
-                return self._end_turn(state)
+            done = q.mini_kind != "questions"
+            if not staking:
+                track_before = state.pawns[owner].track
+                state = self._credit(state, owner, points)
+                done = done or state.phase is Phase.OVER or (
+                    state.pawns[owner].track != track_before
+                )
         elif q.mini_kind == "single":
-            return self._end_turn(state)
+            done = True
         nxt = q.index + 1
-        if nxt >= len(q.mini_values):
-            return self._end_turn(state)
-        return self._ask(state, replace(q, index=nxt, value=q.mini_values[nxt]))
+        if not done and nxt < len(q.mini_values):
+            return self._ask(state, replace(q, index=nxt, value=q.mini_values[nxt]))
+        if staking:
+            return self._double_or_quit(state, q, q.earned > 0, q.earned)
+        return self._end_turn(state)
+
+    def _double_or_quit(
+        self, state: DocteRatState, q: Question, right: bool, points: int
+    ) -> DocteRatState:
+        """A right answer makes (or doubles) the stake; a wrong one loses it all."""
+        owner = q.owner
+        if not right:
+            return self._end_turn(_notice(state, "stake_lost", owner, q.stake))
+        stake = points if q.round == 0 else q.stake * 2
+        q = replace(q, stake=stake, round=q.round + 1)
+        state = _notice(state, "stake", owner, stake)
+        pawn = state.pawns[owner]
+        if (
+            q.round >= state.settings.double_or_quit_questions
+            or pawn.bulletin + stake >= state.goals[pawn.track]
+        ):
+            return self._end_turn(self._credit(state, owner, stake))
+        return replace(state, phase=Phase.DOUBLE_OR_QUIT, question=q)
 
     def _on_stop(self, state: DocteRatState, action: Action) -> DocteRatState:
         q = state.question
         assert q is not None
-        return self._end_turn(self._credit(state, q.owner, q.earned))
+        return self._end_turn(self._credit(state, q.owner, q.stake))
 
     def _on_double(self, state: DocteRatState, action: Action) -> DocteRatState:
         q = state.question
         assert q is not None
-        value = None if q.series == "bon_mot" else SERIES_POINTS[q.series]
-        return self._ask(state, replace(q, value=value))
+        value = None if q.series in ("bon_mot", "mini_test") else SERIES_POINTS[q.series]
+        fresh = replace(q, value=value, mini_kind=None, mini_values=(), index=0, earned=0)
+        return self._ask(state, fresh)
 
     # Que fais-je?
     def _on_draw_card(self, state: DocteRatState, action: Action) -> DocteRatState:
@@ -604,7 +639,8 @@ class DocteRat(GameBase[DocteRatState]):
             elif effect.kind == "roll_again":
                 state = replace(state, roll_again=True)
         if state.phase is Phase.OVER or state.pawns[seat].track != track:
-            return self._end_turn(state)  # the card completed a goal: no more for this turn
+            # the card completed a goal: nothing more this turn, not even a roll again
+            return self._end_turn(replace(state, roll_again=False))
         for effect in card.effects:
             if effect.kind in ("advance", "back"):
                 steps = effect.n if effect.kind == "advance" else -effect.n
@@ -635,8 +671,11 @@ class DocteRat(GameBase[DocteRatState]):
             state = _set_pawn(state, seat, bulletin=bulletin)
             return _notice(replace(state, phase=Phase.OVER, winner=seat, question=None),
                            "docte_rat", seat, bulletin)
-        # Goal reached: at once to the next Entrance arrow, Bulletin back to zero.
+        # Goal reached: at once to the next Entrance arrow, Bulletin back to zero; the pawn
+        # waits for its next normal turn (a card's "roll again" is lost).
         state = _set_pawn(state, seat, track=pawn.track + 1, position=ENTRANCE, bulletin=0)
+        if seat == state.current:
+            state = replace(state, roll_again=False)
         return _notice(state, "goal", seat, pawn.track + 1, TRACKS[pawn.track + 1])
 
     def _debit(self, state: DocteRatState, seat: int, points: int) -> DocteRatState:
@@ -650,6 +689,7 @@ class DocteRat(GameBase[DocteRatState]):
             return state
         state = replace(state, question=None, choices=(), choice_purpose="", steps=0)
         if state.roll_again:
+            state = _notice(state, "roll_again", state.current)
             return replace(state, phase=Phase.ROLL, roll_again=False)
         seat, n = state.current, len(state.seats)
         while True:  # rests and lost turns: each skip uses one up, so this ends
@@ -698,6 +738,8 @@ class DocteRat(GameBase[DocteRatState]):
                 "mini_values": list(q.mini_values),
                 "index": q.index,
                 "earned": q.earned,
+                "round": q.round,
+                "stake": q.stake,
             }
         return {
             "mode": "board" if state.board is not None else "free",
