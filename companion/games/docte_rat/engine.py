@@ -181,12 +181,18 @@ class DocteRat(GameBase[DocteRatState]):
     def prepare_setup(self, setup: Setup) -> Setup:
         """Fill in the shipped board and deck (reads assets; called once, before the journal
         records the setup, so a replay never depends on files edited later)."""
-        from .files import default_board, default_deck
+        from .files import default_board, default_deck, read_board_file, read_deck_file
 
         options = dict(setup.options)
-        if options.get("board", "default") == "default":
+        board_file = options.pop("board_file", None)
+        deck_file = options.pop("deck_file", None)
+        if board_file is not None:
+            options["board"] = codec.dump(read_board_file(str(board_file)))
+        elif options.get("board", "default") == "default":
             options["board"] = codec.dump(default_board())
-        if options.get("deck", "default") == "default":
+        if deck_file is not None:
+            options["deck"] = codec.dump(read_deck_file(str(deck_file)))
+        elif options.get("deck", "default") == "default":
             options["deck"] = codec.dump(default_deck())
         return Setup(setup.seats, options)
 

@@ -675,3 +675,28 @@ def default_deck() -> Deck:
 
     text = asset("docte_rat", DECK_FILE).read_text(encoding="utf-8")
     return parse_deck(text, DECK_FILE)
+
+
+def _read(path: str, what: str) -> tuple[str, str]:
+    """A user's file as text and the name messages use; one-line errors."""
+    from pathlib import Path
+
+    file = Path(path).expanduser()
+    try:
+        return file.read_text(encoding="utf-8"), file.name
+    except FileNotFoundError:
+        raise BoardFileError(f"the {what} file {path} does not exist") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BoardFileError(f"cannot read the {what} file {path}: {exc}") from None
+
+
+def read_board_file(path: str) -> Board:
+    """A table's own board file (validated; messages name the file and line)."""
+    text, name = _read(path, "board")
+    return parse_board(text, name)
+
+
+def read_deck_file(path: str) -> Deck:
+    """A table's own Que fais-je? deck file."""
+    text, name = _read(path, "Que fais-je? deck")
+    return parse_deck(text, name)

@@ -756,3 +756,47 @@ def test_alice_and_les_rats_play_a_shortened_game_to_the_end():
     assert table.over and table.winner == "Les Rats"
     assert table.track("Alice") == "university" and table.bulletin("Alice") == 30
     table.rejected("roll", dice=[1, 2])
+
+
+def test_a_board_file_with_76_spaces_is_refused_and_no_game_starts(tmp_path) -> None:
+    from companion.core.engine import Setup
+    from companion.games.docte_rat.engine import ENGINE
+    from companion.games.registry import Registry
+    from companion.resources import asset
+    from companion.session.journal import Journal
+    from companion.session.referee import Referee, RejectCode
+
+    lines = asset("docte_rat", "board.txt").read_text(encoding="utf-8").splitlines()
+    lines.remove("dilemme")  # one space forgotten while copying the board
+    board = tmp_path / "our-board.txt"
+    board.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with Journal.open(":memory:") as journal:
+        referee = Referee(journal, Registry((ENGINE,)))
+        verdict = referee.start(ENGINE.id, Setup.of("Alice", "Bob", board_file=str(board)))
+        assert verdict.code is RejectCode.INVALID
+        assert "our-board.txt: the board has 76 spaces" in verdict.message
+        assert journal.sessions() == []
+        missing = referee.start(ENGINE.id, Setup.of("Alice", board_file=str(tmp_path / "no.txt")))
+        assert "does not exist" in missing.message
+
+
+def test_a_tables_own_board_file_is_played(tmp_path) -> None:
+    from companion.core.engine import Setup
+    from companion.games.docte_rat.engine import ENGINE
+    from companion.resources import asset
+
+    lines = asset("docte_rat", "board.txt").read_text(encoding="utf-8").splitlines()
+    start = lines.index("start")
+    lines[start + 2] = "bonus bonus=7"  # our board: a bonus two spaces after the Start
+    lines[lines.index("default yes")] = "default no"  # as the file's header asks
+    board = tmp_path / "our-board.txt"
+    board.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    table = Table("Alice", "Bob", first="Alice")
+    table.referee.close_session()
+    verdict = table.referee.start(
+        ENGINE.id, Setup.of("Alice", "Bob", first=0, board_file=str(board))
+    )
+    assert verdict.state_id == 0
+    table.roll(1, 1)  # Schoolchildren's Path: 2 spaces, onto our bonus space
+    assert table.bulletin("Alice") == 7 and table.turn == "Bob"
+    assert table.view["view"]["board_is_default"] is False
