@@ -79,3 +79,16 @@ def test_the_installed_command_answers_without_a_traceback() -> None:
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     assert proc.stderr.startswith("companion: ")
+
+
+def test_replay_of_a_whole_docte_rat_game_prints_the_winner() -> None:
+    golden = ROOT / "tests/games/docte_rat/golden/two-players-full-game.jsonl"
+    proc = subprocess.run(
+        [sys.executable, "-m", "companion", "replay", "docte-rat", str(golden)],
+        capture_output=True, text=True, cwd=ROOT,
+    )
+    assert proc.returncode == 0, proc.stderr
+    state = json.loads(proc.stdout)
+    assert state["is_over"] and state["outcome"]["reason"] == "Alice is Docte Rat"
+    alice = state["view"]["seats"][0]
+    assert alice["track"] == "university" and alice["bulletin"] >= 75
