@@ -105,12 +105,35 @@ def _doctor(args: argparse.Namespace) -> int:
     return run_doctor(load_config(args.config))
 
 
-def main(argv: Sequence[str] | None = None, registry: Registry | None = None) -> int:
-    logging.basicConfig(
-        level=os.environ.get("COMPANION_LOG", "INFO").upper(),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+class _OneLineFormatter(logging.Formatter):
+    """Log lines without tracebacks, for commands a person reads in a terminal (replay,
+    doctor). ``run`` keeps tracebacks: they go to the system log, never to the screen."""
+
+    def formatException(self, ei: object) -> str:  # noqa: N802 (logging's name)
+        return ""
+
+    def format(self, record: logging.LogRecord) -> str:
+        record.exc_text = ""
+        text = super().format(record)
+        return text.rstrip()
+
+
+def _setup_logging(command: str) -> None:
+    level = os.environ.get("COMPANION_LOG", "INFO" if command == "run" else "WARNING")
+    handler = logging.StreamHandler()
+    fmt = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+    debug = bool(os.environ.get("COMPANION_DEBUG"))
+    handler.setFormatter(
+        logging.Formatter(fmt) if command == "run" or debug else _OneLineFormatter(fmt)
     )
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level.upper())
+
+
+def main(argv: Sequence[str] | None = None, registry: Registry | None = None) -> int:
     args = build_parser().parse_args(argv)
+    _setup_logging(args.command)
     try:
         if args.command == "replay":
             return _replay(args, registry or default_registry())

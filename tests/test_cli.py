@@ -92,3 +92,18 @@ def test_replay_of_a_whole_docte_rat_game_prints_the_winner() -> None:
     assert state["is_over"] and state["outcome"]["reason"] == "Alice is Docte Rat"
     alice = state["view"]["seats"][0]
     assert alice["track"] == "university" and alice["bulletin"] >= 75
+
+
+def test_an_engine_bug_during_replay_is_one_line_without_a_traceback(capsys, tmp_path) -> None:
+    class Buggy(RaceGame):
+        def _apply(self, state, action):
+            raise KeyError("oops")
+
+    lines = ['{"type": "setup", "seats": [{"name": "A"}]}',
+             '{"type": "action", "action": {"type": "roll", "args": {"dice": [1, 2]}}}']
+    path = tmp_path / "events.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code = main(["replay", "race", str(path)], registry=Registry((Buggy(),)))
+    out, err = capsys.readouterr()
+    assert code == 2 and "rejected (internal)" in err
+    assert "Traceback" not in err and "KeyError" not in err.split("rejected")[0]

@@ -84,6 +84,13 @@ def load(tp: Any, data: Any, where: str = "state") -> Any:
         if not isinstance(data, Mapping):
             raise InvalidAction(f"{where}: expected an object for {tp.__name__}, got {data!r}")
         hints = _hints(tp)
+        names = {f.name for f in dataclasses.fields(tp)}
+        unknown = sorted(str(k) for k in data if k not in names)
+        if unknown:
+            raise InvalidAction(
+                f"{where}: unknown field(s) {', '.join(unknown)} for {tp.__name__}; "
+                f"expected {', '.join(sorted(names))}"
+            )
         kwargs = {}
         for f in dataclasses.fields(tp):
             if f.name in data:

@@ -46,6 +46,7 @@ from .board import (
     Deck,
     Space,
 )
+from .files import check_board, check_deck, check_space
 
 SCHOOL, COLLEGE, UNIVERSITY = 0, 1, 2
 ENTRANCE = -1  # position of a pawn on a track's Entrance arrow (before its first space)
@@ -200,10 +201,11 @@ class DocteRat(GameBase[DocteRatState]):
         self.check_seats(setup)
         opts = setup.options
         known = {"goals", "board", "deck", "settings", "pawns", "first"}
+        # board_file and deck_file are read by prepare_setup before the game starts
         if set(opts) - known:
             raise InvalidAction(
                 f"unknown Docte Rat option(s) {sorted(set(opts) - known)}; "
-                f"expected {', '.join(sorted(known))}"
+                f"expected {', '.join(sorted(known | {'board_file', 'deck_file'}))}"
             )
         goals = tuple(opts.get("goals", DEFAULT_GOALS))
         if len(goals) != 3 or any(
@@ -219,11 +221,15 @@ class DocteRat(GameBase[DocteRatState]):
                 "no board: give board='free' (board-free mode) or a board, or let "
                 "prepare_setup() fill in the shipped one"
             )
-        board = None if board_data == "free" else codec.load(Board, board_data, "board")
+        board = None
+        if board_data != "free":
+            board = check_board(codec.load(Board, board_data, "board"), "setup board")
         if board is not None and [t.key for t in board.tracks] != list(TRACKS):
             raise InvalidAction(f"a board has the tracks {', '.join(TRACKS)} in that order")
         deck_data = opts.get("deck")
-        deck = Deck(()) if deck_data in (None, "none") else codec.load(Deck, deck_data, "deck")
+        deck = Deck(())
+        if deck_data not in (None, "none"):
+            deck = check_deck(codec.load(Deck, deck_data, "deck"), "setup deck")
         settings = codec.load(Settings, opts.get("settings", {}), "settings")
         n = len(setup.seats)
         pawns = _placed_pawns(opts.get("pawns"), n, goals, board)
@@ -359,10 +365,11 @@ class DocteRat(GameBase[DocteRatState]):
         state = _notice(replace(state, rolloff=totals), "rolloff", seat, total)
         if len(totals) < len(state.contenders):
             return state
-        low = lowest(dict(zip(state.contenders, totals, strict=True)))
+        by_seat = dict(zip(state.contenders, totals, strict=True))
+        low = lowest(by_seat)
         if len(low) > 1:
             return _notice(replace(state, contenders=tuple(low), rolloff=()), "rolloff_tie",
-                           None, total, ",".join(map(str, low)))
+                           None, by_seat[low[0]], ",".join(map(str, low)))
         return _notice(
             replace(state, phase=Phase.ROLL, current=low[0], contenders=(), rolloff=()),
             "starts", low[0],
@@ -408,7 +415,7 @@ class DocteRat(GameBase[DocteRatState]):
         track = state.pawns[state.current].track
         data = action.arg("space")
         try:
-            space = codec.load(Space, data, "landed.space")
+            space = check_space(codec.load(Space, data, "landed.space"))
         except CompanionError as exc:
             raise InvalidAction(str(exc)) from None
         options = landing_types(track)
@@ -497,7 +504,7 @@ class DocteRat(GameBase[DocteRatState]):
             values = tuple(raw) if isinstance(raw, tuple) else ()
             if (
                 len(values) < 2
-                or any(v not in (5, 10) or isinstance(v, bool) for v in values)
+                or any(type(v) is not int or v not in (5, 10) for v in values)
                 or sum(values) > MINI_TEST_MAX
             ):
                 raise InvalidAction(
@@ -522,12 +529,15 @@ class DocteRat(GameBase[DocteRatState]):
         if not isinstance(correct, bool):
             raise InvalidAction(f"answer needs correct: true or false, got {correct!r}")
         if q.value is None:  # a Bon Mot says its value before the question is read
-            if action.arg("points") not in BON_MOT_VALUES:
+            points = action.arg("points")
+            if isinstance(points, bool) or not isinstance(points, int) or (
+                points not in BON_MOT_VALUES
+            ):
                 raise InvalidAction(
                     "a Bon Mot is worth 5 or 10 points, as its card says: answer with "
                     f"points 5 or 10 (got {action.arg('points')!r})"
                 )
-            q = replace(q, value=action.arg("points"))
+            q = replace(q, value=points)
         state = _notice(state, "right" if correct else "wrong", q.answering, 0, q.series)
         if q.mini_kind is not None:
             return self._mini_answer(state, q, correct)
@@ -685,10 +695,13 @@ class DocteRat(GameBase[DocteRatState]):
         return _notice(state, "goal", seat, pawn.track + 1, TRACKS[pawn.track + 1])
 
     def _debit(self, state: DocteRatState, seat: int, points: int) -> DocteRatState:
-        bulletin = state.pawns[seat].bulletin - points
+        before = state.pawns[seat].bulletin
+        bulletin = before - points
         if not state.settings.negative_bulletin:
             bulletin = max(0, bulletin)
-        return _notice(_set_pawn(state, seat, bulletin=bulletin), "points", seat, -points)
+        # the notice says what the Bulletin really lost (nothing below zero)
+        return _notice(_set_pawn(state, seat, bulletin=bulletin), "points", seat,
+                       bulletin - before)
 
     def _end_turn(self, state: DocteRatState) -> DocteRatState:
         if state.phase is Phase.OVER:

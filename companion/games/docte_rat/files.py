@@ -163,7 +163,7 @@ def _strip_comment(line: str) -> tuple[str, bool]:
     return line, quoted
 
 
-def _tokens(text: str, where: _Where, lineno: int) -> list[tuple[str, str | None]]:
+def _tokens(text: str, where: _Where, lineno: int | None) -> list[tuple[str, str | None]]:
     """Split ``type key=value key="some words"`` into (word, None) and (key, value) pairs."""
     out: list[tuple[str, str | None]] = []
     i, n = 0, len(text)
@@ -210,7 +210,7 @@ def _tokens(text: str, where: _Where, lineno: int) -> list[tuple[str, str | None
 
 
 def _space(
-    tokens: list[tuple[str, str | None]], where: _Where, lineno: int
+    tokens: list[tuple[str, str | None]], where: _Where, lineno: int | None
 ) -> Space:
     raw_type, value = tokens[0]
     if value is not None:
@@ -278,7 +278,7 @@ def _space(
     )
 
 
-def _parameter(key: str, raw: str, where: _Where, lineno: int) -> int | str:
+def _parameter(key: str, raw: str, where: _Where, lineno: int | None) -> int | str:
     if key in PARAMETER_RANGES:
         low, high = PARAMETER_RANGES[key]
         number = _number(raw.strip(), low, high)
@@ -700,3 +700,20 @@ def read_deck_file(path: str) -> Deck:
     """A table's own Que fais-je? deck file."""
     text, name = _read(path, "Que fais-je? deck")
     return parse_deck(text, name)
+
+
+def check_space(space: Space, source: str = "landed space") -> Space:
+    """Check a space given as data (board-free mode) by the same rules as a board line."""
+    where = _Where(source)
+    text = space_to_text(space)
+    return _space(_tokens(text, where, None), where, None)
+
+
+def check_board(board: Board, source: str = "board") -> Board:
+    """Check a board given as data (e.g. inline in a setup) by the board file's rules."""
+    return parse_board(board_to_text(board), source)
+
+
+def check_deck(deck: Deck, source: str = "deck") -> Deck:
+    """Check a Que fais-je? deck given as data by the deck file's rules."""
+    return parse_deck(deck_to_text(deck), source)

@@ -11,6 +11,8 @@ Exit is 19), with the spaces under test put where the dice will land.
 
 from __future__ import annotations
 
+import pytest
+
 from companion.core.engine import Seat, Setup
 from companion.games.docte_rat.engine import ENGINE
 from companion.games.registry import Registry
@@ -800,3 +802,69 @@ def test_a_tables_own_board_file_is_played(tmp_path) -> None:
     table.roll(1, 1)  # Schoolchildren's Path: 2 spaces, onto our bonus space
     assert table.bulletin("Alice") == 7 and table.turn == "Bob"
     assert table.view["view"]["board_is_default"] is False
+
+
+@pytest.mark.parametrize(
+    ("space", "words"),
+    [
+        ({"type": "rest", "turns": -1}, 'bad value "-1" for turns'),
+        ({"type": "bonus", "bonus": -20}, 'bad value "-20" for bonus'),
+        ({"type": "petite_colle", "multiplier": 0}, 'bad value "0" for multiplier'),
+        ({"type": "quitte_ou_double", "series": "teleport"}, 'bad value "teleport" for series'),
+        ({"type": "mini_test", "call": "left"}, "call= is not allowed on a mini_test space"),
+        ({"type": "erudition", "colour": "red"}, "unknown field(s) colour"),
+    ],
+)
+def test_board_free_a_space_tapped_wrong_is_refused_by_the_board_rules(space, words) -> None:
+    table = Table("Alice", "Bob", first="Alice", board="free")
+    table.roll(1, 2)
+    assert words in table.rejected("landed", space=space)
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        ({"settings": {"negativ_bulletin": True}}, "unknown field(s) negativ_bulletin"),
+        ({"board": {"name": "x", "tracks": [
+            {"key": "school", "name": "s", "spaces": [{"type": "start"}, {"type": "duo"}]},
+            {"key": "college", "name": "c", "spaces": [{"type": "exit"}]},
+            {"key": "university", "name": "u", "spaces": [{"type": "exit"}]},
+        ]}}, "setup board"),
+        ({"colour": "red"}, "unknown Docte Rat option(s) ['colour']"),
+    ],
+)
+def test_a_setup_with_a_typo_or_a_broken_inline_board_is_refused(options, words) -> None:
+    from companion.core.engine import Setup
+    from companion.games.docte_rat.engine import ENGINE
+    from companion.games.registry import Registry
+    from companion.session.journal import Journal
+    from companion.session.referee import Referee, RejectCode
+
+    with Journal.open(":memory:") as journal:
+        verdict = Referee(journal, Registry((ENGINE,))).start(
+            ENGINE.id, Setup.of("Alice", "Bob", **options)
+        )
+        assert verdict.code is RejectCode.INVALID and words in verdict.message
+        assert journal.sessions() == []
+
+
+def test_a_bon_mot_worth_5_point_0_is_refused() -> None:
+    table = Table("Alice", "Bob", first="Alice", board=board_with(school={2: "bon_mot"}))
+    table.roll(1, 1)
+    assert "5 or 10" in table.rejected("answer", correct=True, points=5.0)
+
+
+def test_a_roll_off_tie_announces_the_tied_total() -> None:
+    table = Table("Alice", "Bob", "Chloé")
+    table.roll_off((1, 2), (2, 1), (6, 6))
+    tie = [n for n in table.view["view"]["notices"] if n["kind"] == "rolloff_tie"]
+    assert tie == [{"kind": "rolloff_tie", "seat": None, "value": 3, "detail": "0,1"}]
+
+
+def test_a_loss_at_zero_announces_no_points_lost() -> None:
+    table = Table("Alice", "Bob", first="Alice", board=board_with(school={2: "dilemme"}))
+    table.roll(1, 1)
+    table.choose("erudition")
+    table.wrong()
+    points = [n["value"] for n in table.view["view"]["notices"] if n["kind"] == "points"]
+    assert points == [0] and table.bulletin("Alice") == 0
