@@ -102,6 +102,13 @@ class CameraWorker:
             self._notice_pending.clear()
             return self._seq, self._frame
 
+    def peek(self) -> tuple[int, np.ndarray | None]:
+        """Like :meth:`latest`, but for a second consumer (the dice worker): it does not
+        answer the outstanding FrameEvent, so the UI's queue still gets one notice at a
+        time."""
+        with self._lock:
+            return self._seq, self._frame
+
     # -- the thread -------------------------------------------------------------------------
     def _run(self) -> None:
         opened = False

@@ -211,3 +211,34 @@ def test_demo_mode_roll_reaches_the_consumer(events) -> None:
         assert [dark_pips(frame, die) for die in truth] == [6, 3]
     finally:
         worker.stop()
+
+
+def test_peek_reads_the_newest_frame_without_answering_the_ui_notice(tmp_path) -> None:
+    import queue as _queue
+
+    import cv2
+    import numpy as np
+
+    from companion.devices.events import FrameEvent
+    from companion.devices.frames import FolderSource
+    from companion.devices.worker import CameraWorker
+
+    for i in range(3):
+        cv2.imwrite(str(tmp_path / f"f{i}.png"), np.full((24, 32, 3), 40 * i, np.uint8))
+    events: _queue.Queue = _queue.Queue()
+    worker = CameraWorker(FolderSource(tmp_path, fps=None), events, fps=60)
+    worker.start()
+    try:
+        first = events.get(timeout=2)
+        assert isinstance(first, FrameEvent)
+        for _ in range(20):  # the dice worker keeps peeking
+            seq, frame = worker.peek()
+            assert frame is not None
+        import time as _time
+
+        _time.sleep(0.2)
+        assert events.empty(), "peek() must not let the camera worker post more notices"
+        worker.latest()  # the UI answers the notice: the next one may come
+        assert isinstance(events.get(timeout=2), FrameEvent)
+    finally:
+        worker.stop()
