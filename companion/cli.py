@@ -1,4 +1,4 @@
-"""The ``companion`` command: run, replay, doctor.
+"""The ``companion`` command: run, replay, doctor, read-dice.
 
 Every CompanionError becomes one line on stderr and exit code 2; nothing prints a traceback
 unless COMPANION_DEBUG=1 is set.
@@ -11,8 +11,9 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from . import __version__
 from .core.errors import CompanionError
@@ -65,6 +66,24 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("file", type=Path, help="event file (see docs/events.md); - for stdin")
 
     sub.add_parser("doctor", help="check camera, buttons, buzzer, display, storage, libraries")
+
+    dice = sub.add_parser(
+        "read-dice", help="read the dice in still images",
+        description="Read the dice in still images, with the same readers as the live camera.",
+        epilog="Exit status: 0 when every image was read, 1 when any image could not be read "
+        "(missing, empty, not an image: its line says why, and the other images are still "
+        "read), 2 when the readers cannot run (OpenCV missing).",
+    )  # fmt: skip
+    dice.add_argument(
+        "--kind", choices=("pips", "rats"), default="pips",
+        help="pips: ordinary dice (default); rats: rat dice (0, 1 or 2 rats)",
+    )  # fmt: skip
+    dice.add_argument(
+        "--json", action="store_true",
+        help='one JSON object per image per line: {"image", "dice", "total"} or '
+        '{"image", "error"}',
+    )  # fmt: skip
+    dice.add_argument("images", nargs="+", metavar="IMAGE", help="image files (JPEG, PNG...)")
     return parser
 
 
@@ -105,6 +124,84 @@ def _doctor(args: argparse.Namespace) -> int:
     return run_doctor(load_config(args.config))
 
 
+def _dice_reader(kind: str) -> Callable[[Any], Any]:
+    """``read_pips`` or ``read_rats`` (imported here: they need numpy and OpenCV)."""
+    try:
+        import cv2  # noqa: F401 (the images are decoded with it)
+        import numpy  # noqa: F401
+
+        if kind == "rats":
+            from .vision.rats import read_rats
+
+            return read_rats
+        from .vision.dice import read_pips
+
+        return read_pips
+    except ImportError as exc:
+        if exc.name in ("cv2", "numpy"):
+            raise CompanionError(
+                f"{'OpenCV' if exc.name == 'cv2' else 'numpy'} is missing: run ./setup.sh "
+                "(on a Pi it installs python3-opencv and python3-numpy from apt)"
+            ) from None
+        raise CompanionError(f"the {kind} dice reader is not available ({exc})") from None
+
+
+def _load_image(name: str) -> Any:
+    """The image at ``name`` as BGR pixels; CompanionError saying why it cannot be read."""
+    import cv2
+    import numpy as np
+
+    path = Path(name)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise CompanionError("no such file") from None
+    except IsADirectoryError:
+        raise CompanionError("a folder, not an image") from None
+    except OSError as exc:
+        raise CompanionError(f"cannot read the file ({exc.strerror or exc})") from None
+    if not data:
+        raise CompanionError("the file is empty")
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if image is None:
+        raise CompanionError("not an image OpenCV can read (JPEG, PNG, BMP...)")
+    return image
+
+
+def _describe(observation: Any) -> str:
+    """``3 + 5 = 8 (die 2 uncertain)``; ``no dice``."""
+    values = observation.values()
+    if not values:
+        return "no dice"
+    text = f"{' + '.join(map(str, values))} = {observation.total}"
+    doubtful = [str(i) for i, d in enumerate(observation.dice, 1) if d.uncertain]
+    if len(doubtful) == 1:
+        text += f" (die {doubtful[0]} uncertain)"
+    elif doubtful:
+        text += f" (dice {', '.join(doubtful[:-1])} and {doubtful[-1]} uncertain)"
+    return text
+
+
+def _read_dice(args: argparse.Namespace) -> int:
+    read = _dice_reader(args.kind)
+    failed = False
+    for name in args.images:
+        try:
+            observation = read(_load_image(name))
+        except Exception as exc:  # one bad image must not stop the others
+            failed = True
+            message = str(exc) if isinstance(exc, CompanionError) else (
+                f"the {args.kind} reader failed ({type(exc).__name__}: {exc})")  # fmt: skip
+            line = json.dumps({"image": name, "error": message}, ensure_ascii=False)
+            print(line if args.json else f"{name}: error: {message}", flush=True)
+            continue
+        if args.json:
+            print(json.dumps(observation.to_json(name), ensure_ascii=False), flush=True)
+        else:
+            print(f"{name}: {_describe(observation)}", flush=True)
+    return 1 if failed else 0
+
+
 class _OneLineFormatter(logging.Formatter):
     """Log lines without tracebacks, for commands a person reads in a terminal (replay,
     doctor). ``run`` keeps tracebacks: they go to the system log, never to the screen."""
@@ -141,6 +238,8 @@ def main(argv: Sequence[str] | None = None, registry: Registry | None = None) ->
             return _run(args)
         if args.command == "doctor":
             return _doctor(args)
+        if args.command == "read-dice":
+            return _read_dice(args)
         raise CompanionError(f"unknown command {args.command!r}")  # argparse prevents this
     except CompanionError as exc:
         print(f"companion: {exc}", file=sys.stderr)

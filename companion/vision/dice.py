@@ -1,0 +1,615 @@
+"""Read pip dice: every die in view, its top face's value, where it is, and how sure we are.
+
+:func:`read_pips` is pure (image in, :class:`DiceObservation` out), deterministic and keeps
+no state. The pipeline, all classical OpenCV:
+
+1. normalise: long side to at most 640 px, a 3x3 median (kills salt-and-pepper noise);
+2. pip candidates of both polarities (dark pips on light dice, light pips on dark or
+   translucent dice) at three scales (:mod:`companion.vision.pips`);
+3. group pips into faces: two pips belong to one face when they have the same polarity,
+   similar sizes, shapes and ring colours, lie within a face's reach of each other, and the
+   straight line between them stays on face-coloured pixels (no table, gap or die edge);
+   a group that fits no layout is split again with stricter tolerances;
+4. fit each group to the six canonical layouts (a 3x3 grid seen through an affine map for 4
+   to 6 pips, a similarity along the diagonal for 2 and 3), then look at all nine grid cells
+   and the rest of the face in the image: a cell that should be empty but looks like a pip,
+   marks left unexplained, pips of unequal sizes, a squash that the pips do not share, a
+   similar pip nearby left out of a 2 or a 3, or pips too big for a 2 or 3 compared with the
+   other dice in view all make the die uncertain (it is never silently re-valued);
+5. a lone pip is a 1 only when a closed face-coloured body surrounds it, centred on it;
+6. oblique views: two faces closer than about a die apart are a top face and a side face
+   of one die; the top one is kept (higher in the picture, least foreshortened). A face
+   alone that looks like a side face (pips squashed sideways, die body above it) is flagged.
+   This assumes an upright camera: the picture's top edge is the far side of the table.
+
+A reading is ``uncertain`` whenever any of those checks is marginal: the players are asked
+rather than told a wrong value. ``notes`` says why, per die.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.vision.observation import DiceObservation, DieReading
+from companion.vision.pips import GREY, Pip, find_pips, intensities
+
+WORK_SIZE = 640  # long side of the working image, pixels
+MAX_DICE = 12
+
+# canonical layouts on a 3x3 grid (units: one pip spacing), x right, y down
+_LAYOUTS: dict[int, np.ndarray] = {
+    1: np.array([(0, 0)], np.float64),
+    2: np.array([(-1, -1), (1, 1)], np.float64),
+    3: np.array([(-1, -1), (0, 0), (1, 1)], np.float64),
+    4: np.array([(-1, -1), (1, -1), (-1, 1), (1, 1)], np.float64),
+    5: np.array([(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)], np.float64),
+    6: np.array([(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)], np.float64),
+}
+_GRID = np.array([(gx, gy) for gy in (-1, 0, 1) for gx in (-1, 0, 1)], np.float64)
+# pip spacing (centre to centre, one grid unit) as a fraction of the die side
+_SPACING = 0.26
+
+
+def _perm_pinv() -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """For n = 4..6: every ordering of the layout, and the pseudo-inverses for affine fits."""
+    out = {}
+    for n in (4, 5, 6):
+        perms = np.array(list(itertools.permutations(range(n))))
+        canon = _LAYOUTS[n][perms]  # P x n x 2
+        homog = np.concatenate([canon, np.ones((*canon.shape[:2], 1))], axis=2)
+        out[n] = (canon, np.linalg.pinv(homog))  # P x 3 x n
+    return out
+
+
+_PINV = _perm_pinv()
+
+
+@dataclass
+class _Face:
+    value: int
+    x: float
+    y: float
+    side: float
+    confidence: float
+    uncertain: bool
+    isotropy: float  # minor/major singular value of the face's affine map (1: seen head-on)
+    notes: list[str]
+    pips: list[Pip]
+
+
+def read_pips(image: np.ndarray) -> DiceObservation:
+    """Every pip die in ``image`` (BGR or grey uint8): value, top-face centre, confidence."""
+    img = np.asarray(image)
+    if img.ndim == 2:
+        img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+    if img.ndim != 3 or img.shape[2] not in (3, 4) or img.size == 0:
+        raise ValueError(f"expected an H x W x 3 BGR image, got shape {img.shape}")
+    if img.shape[2] == 4:
+        img = img[:, :, :3]
+    if img.dtype != np.uint8:
+        img = np.clip(img, 0, 255).astype(np.uint8)
+    height, width = img.shape[:2]
+    scale = min(1.0, WORK_SIZE / max(height, width))
+    work = img
+    if scale < 1.0:
+        work = cv2.resize(img, (round(width * scale), round(height * scale)),
+                          interpolation=cv2.INTER_AREA)  # fmt: skip
+    work = cv2.medianBlur(work, 3)
+    planes = intensities(work)
+
+    pips, responses = find_pips(work, planes)
+    faces, notes = _read_faces(work, planes, pips, responses)
+    faces = _drop_side_faces(faces, notes)
+    _flag_side_faces(work, faces, notes)
+    _flag_neighbour_pips(faces, pips, notes)
+    _flag_odd_proportions(faces, notes)
+    faces.sort(key=lambda f: (round(f.y / 8), f.x))
+    if len(faces) > MAX_DICE:
+        notes.append(f"{len(faces)} dice found, more than {MAX_DICE}: all flagged")
+        for f in faces:
+            f.uncertain = True
+    dice = tuple(
+        DieReading(
+            value=f.value,
+            x=(f.x + 0.5) / scale - 0.5,
+            y=(f.y + 0.5) / scale - 0.5,
+            confidence=round(float(min(1.0, max(0.0, f.confidence))), 3),
+            uncertain=bool(f.uncertain),
+            size=f.side / scale,
+        )
+        for f in faces
+    )
+    return DiceObservation("pips", dice, width, height, tuple(notes))
+
+
+# -- grouping --------------------------------------------------------------------------------
+def _colour_dist(a: tuple[float, float, float], b: tuple[float, float, float]) -> float:
+    return math.sqrt(sum((p - q) ** 2 for p, q in zip(a, b, strict=True)))
+
+
+def _on_face_line(work: np.ndarray, p: Pip, q: Pip, pip_mask: np.ndarray, tol: float) -> bool:
+    """True when the segment p-q (outside every pip) stays on face-coloured pixels."""
+    dist = math.hypot(q.x - p.x, q.y - p.y)
+    n = max(6, int(dist))
+    t = np.linspace(0.0, 1.0, n)
+    xs = np.clip(np.round(p.x + (q.x - p.x) * t).astype(int), 0, work.shape[1] - 1)
+    ys = np.clip(np.round(p.y + (q.y - p.y) * t).astype(int), 0, work.shape[0] - 1)
+    keep = pip_mask[ys, xs] == 0
+    if keep.sum() < 2:
+        return True
+    samples = work[ys[keep], xs[keep]].astype(np.float32)
+    face = (np.array(p.face, np.float32) + np.array(q.face, np.float32)) / 2
+    d = np.sqrt(((samples - face) ** 2).sum(axis=1))
+    bad = d > tol
+    if bad.sum() == 0:
+        return True
+    # allow a single stray sample (noise), not a run (an edge or a gap)
+    return bool(bad.sum() <= 1 and len(d) >= 8)
+
+
+def _same_shape(p: Pip, q: Pip, strict: float) -> bool:
+    """Pips of one face are foreshortened alike (same ellipse shape and direction)."""
+    rp, rq = p.minor / p.major, q.minor / q.major
+    if abs(rp - rq) > 0.25 * strict:
+        return False
+    if rp < 0.8 and rq < 0.8:
+        da = abs(p.angle - q.angle) % math.pi
+        da = min(da, math.pi - da)
+        if da > math.radians(35) * strict:
+            return False
+    return True
+
+
+def _groups(work: np.ndarray, pips: list[Pip], strict: float = 1.0) -> list[list[Pip]]:
+    n = len(pips)
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    pip_mask = np.zeros(work.shape[:2], np.uint8)
+    for p in pips:
+        cv2.circle(pip_mask, (round(p.x), round(p.y)), max(2, round(1.45 * p.r)), 255, -1)
+    for i in range(n):
+        p = pips[i]
+        for j in range(i + 1, n):
+            q = pips[j]
+            if p.polarity != q.polarity:
+                continue
+            rm = (p.r + q.r) / 2
+            if max(p.r, q.r) > 1.6 * min(p.r, q.r):
+                continue
+            d = math.hypot(p.x - q.x, p.y - q.y)
+            if d > 11.0 * rm or d < 1.8 * rm:
+                continue
+            if not _same_shape(p, q, strict):
+                continue
+            contrast = min(p.contrast, q.contrast)
+            tol = max(18.0, 0.22 * contrast) * strict
+            if _colour_dist(p.face, q.face) > tol:
+                continue
+            if not _on_face_line(work, p, q, pip_mask, tol):
+                continue
+            a, b = find(i), find(j)
+            if a != b:
+                parent[a] = b
+    groups: dict[int, list[Pip]] = {}
+    for i in range(n):
+        groups.setdefault(find(i), []).append(pips[i])
+    return list(groups.values())
+
+
+# -- layouts -------------------------------------------------------------------------------
+def _fit_affine(points: np.ndarray) -> tuple[np.ndarray, float, int] | None:
+    """Best affine map from a canonical layout (n = 4..6 points) onto ``points``.
+
+    Returns (3x2 matrix M with [gx, gy, 1] @ M = image xy, relative residual, index of the
+    best pip order)."""
+    n = len(points)
+    canon, pinv = _PINV[n]
+    m = pinv @ points  # P x 3 x 2
+    homog = np.concatenate([canon, np.ones((*canon.shape[:2], 1))], axis=2)
+    pred = homog @ m  # P x n x 2
+    err = np.sqrt(((pred - points) ** 2).sum(axis=2)).max(axis=1)
+    lin = m[:, :2, :]
+    det = np.abs(lin[:, 0, 0] * lin[:, 1, 1] - lin[:, 0, 1] * lin[:, 1, 0])
+    unit = np.sqrt(np.maximum(det, 1e-9))
+    rel = err / unit
+    best = int(np.argmin(rel))
+    if det[best] < 1e-6:
+        return None
+    return m[best], float(rel[best]), best
+
+
+def _similarity(points: np.ndarray, n: int) -> tuple[np.ndarray, float] | None:
+    """For 2 and 3 pips (a diagonal): a similarity map from the layout, and a residual."""
+    a, b = points[0], points[-1]
+    if n == 3:
+        # the middle one must be the centre; ends are the two farthest apart
+        dmat = np.linalg.norm(points[:, None] - points[None], axis=2)
+        i, j = np.unravel_index(int(np.argmax(dmat)), dmat.shape)
+        a, b = points[i], points[j]
+        k = 3 - i - j
+        mid = points[k]
+    centre = (a + b) / 2
+    v = (b - a) / 2  # image vector for grid (1, 1)
+    # grid x axis = rotate v by -45 deg and scale by 1/sqrt2
+    c, s = math.cos(-math.pi / 4), math.sin(-math.pi / 4)
+    ex = np.array([v[0] * c - v[1] * s, v[0] * s + v[1] * c]) / math.sqrt(2)
+    ey = np.array([-ex[1], ex[0]])
+    m = np.array([ex, ey, centre])
+    unit = float(np.linalg.norm(ex))
+    if unit < 1e-6:
+        return None
+    res = 0.0
+    if n == 3:
+        res = float(np.linalg.norm(mid - centre)) / unit
+    return m, res
+
+
+def _cell_scores(
+    grey: np.ndarray, m: np.ndarray, pip_r: float, face_grey: float, pip_grey: float
+) -> np.ndarray:
+    """How pip-like each of the 9 grid cells looks: 0 = plain face, 1 = a full pip."""
+    pts = np.concatenate([_GRID, np.ones((9, 1))], axis=1) @ m
+    h, w = grey.shape
+    rad = max(1, round(0.5 * pip_r))
+    out = np.zeros(9)
+    span = pip_grey - face_grey
+    for k, (x, y) in enumerate(pts):
+        xi, yi = round(x), round(y)
+        if not (0 <= xi < w and 0 <= yi < h):
+            out[k] = 0.5  # outside the picture: unknown
+            continue
+        patch = grey[max(0, yi - rad) : yi + rad + 1, max(0, xi - rad) : xi + rad + 1]
+        v = float(patch.mean())
+        out[k] = (v - face_grey) / span if abs(span) > 1e-3 else 0.0
+    return out
+
+
+def _stray_marks(resp: np.ndarray, corners: np.ndarray, group: list[Pip], contrast: float) -> float:
+    """Pip-like response inside the face polygon but outside the group's own pips, in units
+    of one pip's area: a missed or merged pip shows up here."""
+    h, w = resp.shape
+    x0, y0 = np.floor(corners.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 1
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return 0.0
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(mask, [np.round(corners - (x0, y0)).astype(np.int32)], 255)
+    for p in group:
+        cv2.circle(mask, (round(p.x - x0), round(p.y - y0)), max(2, round(1.6 * p.r)), 0, -1)
+    thr = max(16.0, 0.45 * contrast)
+    marks = int(np.count_nonzero((resp[y0:y1, x0:x1] > thr) & (mask > 0)))
+    r = float(np.median([p.r for p in group]))
+    return marks / (math.pi * r * r)
+
+
+def _classify(grey: np.ndarray, group: list[Pip], resp: np.ndarray) -> _Face | None:
+    n = len(group)
+    pts = np.array([(p.x, p.y) for p in group], np.float64)
+    radii = np.array([p.r for p in group])
+    r_med = float(np.median(radii))
+    notes: list[str] = []
+    uncertain = False
+    conf = 1.0
+    if n > 6:
+        centre = pts.mean(axis=0)
+        spread = float(np.linalg.norm(pts - centre, axis=1).max())
+        note = f"{n} pips in one cluster (touching dice?)"
+        side = 2 * spread + 4 * r_med
+        return _Face(min(6, n), float(centre[0]), float(centre[1]), side, 0.1, True, 1.0,
+                     [note], group)  # fmt: skip
+    if n >= 4:
+        fit = _fit_affine(pts)
+        if fit is None:
+            return None
+        m, res, _ = fit
+    else:
+        sim = _similarity(pts, n)
+        if sim is None:
+            return None
+        m, res = sim
+    lin = m[:2, :]
+    sv = np.linalg.svd(lin, compute_uv=False)
+    isotropy = float(sv[1] / sv[0]) if sv[0] > 0 else 0.0
+    unit = float(math.sqrt(abs(np.linalg.det(lin))))
+    side = unit / _SPACING
+    ratio = r_med / side  # pip radius over die side: ~0.06..0.13 on real dice
+    if res > 0.45 or isotropy < 0.5 or not 0.035 <= ratio <= 0.2:
+        return None  # not a die face (text, texture, two dice...)
+    contrast = float(np.median([p.contrast for p in group]))
+    if contrast < 30:
+        return None  # faint marks: wood grain, print, shadows
+    if contrast < 45:
+        uncertain = True
+        notes.append(f"low contrast pips ({contrast:.0f})")
+    pip_shape = float(np.median([p.minor / p.major for p in group]))
+    if n <= 3:
+        isotropy = pip_shape  # a similarity fit cannot see the squash: the pips can
+    if n >= 4 and abs(pip_shape - isotropy) > 0.3:
+        uncertain = True
+        notes.append(f"face squashed {isotropy:.2f} but pips {pip_shape:.2f}")
+    if res > 0.25:
+        uncertain = True
+        notes.append(f"layout fit loose ({res:.2f})")
+    conf -= min(0.5, res)
+    if radii.max() > 1.45 * radii.min():
+        uncertain = True
+        notes.append("pip sizes inconsistent")
+    face_grey = float(np.median([p.face_grey for p in group]))
+    pip_grey = float(np.median([p.pip_grey for p in group]))
+    scores = _cell_scores(grey, m, r_med, face_grey, pip_grey)
+    expected = np.zeros(9, bool)
+    for gx, gy in _LAYOUTS[n]:
+        expected[int(gy + 1) * 3 + int(gx + 1)] = True
+    empty = scores[~expected]
+    worst_empty = float(empty.max()) if empty.size else 0.0
+    if worst_empty > 0.3:
+        uncertain = True
+        notes.append(f"a cell that should be empty looks like a pip ({worst_empty:.2f})")
+    conf -= max(0.0, worst_empty - 0.1)
+    if n in (2, 3):
+        conf -= 0.05  # a similarity fit cannot see an oblique squash
+    b = 1.7 if n >= 4 else 2.4  # a 2 or 3 could be part of a 6: look wider
+    box = np.array([(-b, -b, 1), (b, -b, 1), (b, b, 1), (-b, b, 1)])
+    stray = _stray_marks(resp, box @ m, group, float(np.median([p.contrast for p in group])))
+    if stray > 0.5:
+        uncertain = True
+        notes.append(f"unexplained marks on the face ({stray:.1f} pips)")
+        conf -= min(0.4, 0.2 * stray)
+    centre = np.array([0.0, 0.0, 1.0]) @ m
+    return _Face(n, float(centre[0]), float(centre[1]), side, conf, uncertain, isotropy,
+                 notes, group)  # fmt: skip
+
+
+def _single(work: np.ndarray, grey: np.ndarray, p: Pip, resp: np.ndarray) -> _Face | None:
+    """A lone pip: a 1 if a face-coloured body of a sensible size surrounds it."""
+    if p.minor / p.major < 0.55 or p.contrast < 40 or p.r < 2.5:
+        return None
+    if p.ring_spread > 0.25 * p.contrast + 8:
+        return None
+    face = np.array(p.face, np.float32)
+    tol = max(18.0, 0.18 * p.contrast)
+    h, w = grey.shape
+    edge = max(5.0, 0.08 * p.contrast)
+    pip_thr = max(16.0, 0.45 * p.contrast)
+    # 16 rays out from the pip, sampled every quarter radius: where does the face end?
+    steps = np.arange(max(1.6, 1.4 * p.major / p.r), 10.0, 0.25)
+    angles = np.arange(16) * (2 * math.pi / 16)
+    xs = np.rint(p.x + np.outer(np.cos(angles), steps) * p.r).astype(int)
+    ys = np.rint(p.y + np.outer(np.sin(angles), steps) * p.r).astype(int)
+    inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+    xc, yc = np.clip(xs, 0, w - 1), np.clip(ys, 0, h - 1)
+    colour = np.sqrt(((work[yc, xc].astype(np.float32) - face) ** 2).sum(axis=2))
+    m = int(10.5 * p.r) + 3
+    x0, y0 = max(0, round(p.x) - m), max(0, round(p.y) - m)
+    grad = _gradient(grey[y0 : round(p.y) + m + 1, x0 : round(p.x) + m + 1])
+    stop = inside & ((grad[yc - y0, xc - x0] > edge) | (colour > tol))
+    first_stop = np.where(stop.any(axis=1), stop.argmax(axis=1), len(steps))
+    first_out = np.where((~inside).any(axis=1), (~inside).argmax(axis=1), len(steps))
+    if np.any(first_out < first_stop) or np.sum(first_stop >= len(steps)) > 2:
+        return None  # no edge in several directions: not a bounded die face
+    open_mask = first_stop >= len(steps)
+    open_rays = int(np.sum(open_mask))
+    first_stop = np.minimum(first_stop, len(steps) - 1)
+    upto = np.arange(len(steps))[None, :] <= first_stop[:, None]
+    hits = int(((resp[yc, xc] > pip_thr) & upto).sum())
+    reach = steps[first_stop]
+    reach_a = np.array(reach)
+    if np.median(reach_a) < 2.4 or reach_a.min() < 1.5:
+        return None
+    # the pip of a 1 is in the middle of its face: opposite rays reach about as far
+    # (seen obliquely, with the camera upright, the die's front face lies below its top
+    # face: a ray going down may run on over it, so those pairs do not count)
+    diff = reach_a[:8] - reach_a[8:]  # ray k minus the opposite ray k + 8
+    down = np.sin(angles)  # > 0: the ray goes down the picture
+    longer_down = np.where(diff > 0, down[:8], down[8:]) > 0.3
+    oblique = p.minor / p.major < 0.9
+    pairs = ~longer_down if oblique else np.ones(8, bool)
+    asym = float(np.max(np.abs(diff[pairs]), initial=0.0) / np.mean(reach_a))
+    if oblique:
+        open_rays = int(np.sum(open_mask & (down <= 0.3)))
+    # a square face seen from above: edge distances between side/2 and side/sqrt2
+    side = 2 * float(np.percentile(reach_a, 30)) * p.r
+    ratio = p.r / side
+    if not 0.06 <= ratio <= 0.3:
+        return None
+    level = reach_a[down <= 0.3] if oblique else reach_a  # rays that stay on the top face
+    spread = float(level.max() / max(level.min(), 1e-3))
+    notes = []
+    uncertain = False
+    conf = 0.85
+    why = [
+        text
+        for bad, text in (
+            (spread > 2.2, f"body reach uneven ({spread:.1f})"),
+            (asym > 0.6, f"pip off the middle ({asym:.2f})"),
+            (hits > 1, "other pips on its body"),
+            (open_rays > 0, "body not closed"),
+        )
+        if bad
+    ]
+    if spread > 2.2 and asym > 0.6:
+        return None  # an uneven body with the pip off its middle: no 1 (a side face's pip)
+    if why:
+        uncertain = True
+        notes.append("a lone pip: " + ", ".join(why))
+        conf = 0.4
+    half = max(0.45 * side, 3.5 * p.r)
+    box = np.array([(p.x - half, p.y - half), (p.x + half, p.y - half),
+                    (p.x + half, p.y + half), (p.x - half, p.y + half)])  # fmt: skip
+    stray = _stray_marks(resp, box, [p], p.contrast)
+    if stray > 0.5 and hits > 1 and (spread > 2.2 or asym > 0.6):
+        return None  # marks all around on an uneven body: print or text, no 1
+    if stray > 0.5:
+        uncertain = True
+        notes.append(f"unexplained marks around a lone pip ({stray:.1f} pips)")
+        conf = min(conf, 0.4)
+    return _Face(1, p.x, p.y, side, conf, uncertain, float(p.minor / p.major), notes, [p])
+
+
+def _read_faces(
+    work: np.ndarray,
+    planes: dict[int, np.ndarray],
+    pips: list[Pip],
+    responses: dict[int, np.ndarray],
+) -> tuple[list[_Face], list[str]]:
+    notes: list[str] = []
+    faces: list[_Face] = []
+    todo = [(g, 1.0) for g in _groups(work, pips)]
+    while todo:
+        group, strict = todo.pop()
+        resp = responses[group[0].polarity]
+        grey = planes[group[0].polarity]
+        if len(group) == 1:
+            face = _single(work, planes[GREY], group[0], resp)
+        else:
+            face = _classify(grey, group, resp)
+        if (face is None or len(group) > 6) and len(group) > 2 and strict > 0.4:
+            # maybe two faces (a top and a side face, or two touching dice): split harder
+            parts = _groups(work, group, strict * 0.6)
+            if len(parts) > 1:
+                todo.extend((g, strict * 0.6) for g in parts)
+                continue
+        if face is not None:
+            faces.append(face)
+            notes.extend(f"die at ({face.x:.0f}, {face.y:.0f}): {t}" for t in face.notes)
+    return faces, notes
+
+
+def _gradient(grey: np.ndarray) -> np.ndarray:
+    smooth = cv2.GaussianBlur(grey, (0, 0), 1.0)
+    gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
+    return cv2.magnitude(gx, gy) / 8.0  # grey levels per pixel
+
+
+def _drop_side_faces(faces: list[_Face], notes: list[str]) -> list[_Face]:
+    """Two faces closer than about one die apart are faces of one die: keep the top one.
+
+    In an oblique view the camera sees the top face and the sides facing it. With the camera
+    upright (the picture's top edge away from it) a side face lies below or beside the top
+    face: the top face is the higher one, and beside it the least foreshortened one. When
+    the cues disagree the die is flagged."""
+    order = sorted(range(len(faces)), key=lambda i: faces[i].y)
+    dropped: set[int] = set()
+    for a_pos, i in enumerate(order):
+        if i in dropped:
+            continue
+        for j in order[a_pos + 1 :]:
+            if j in dropped:
+                continue
+            top, low = faces[i], faces[j]  # top.y <= low.y
+            size = max(top.side, low.side)
+            dx, dy = low.x - top.x, low.y - top.y
+            if math.hypot(dx, dy) >= 1.4 * size:
+                continue
+            if min(top.isotropy, low.isotropy) > 0.85:
+                continue  # seen from above: no side faces in view, two dice side by side
+            if dy > 0.3 * size and dy >= 0.6 * abs(dx) and low.isotropy > top.isotropy - 0.03:
+                # as square as the face above it: another die's top face right in front
+                low.uncertain = True
+                notes.append(f"die at ({low.x:.0f}, {low.y:.0f}): top or side face?")
+                continue
+            if dy > 0.3 * size and dy >= 0.6 * abs(dx):
+                keep, drop = top, low  # the lower one is a front side face
+                unsure = top.isotropy < low.isotropy - 0.2
+            else:
+                keep, drop = (top, low) if top.isotropy >= low.isotropy else (low, top)
+                unsure = abs(top.isotropy - low.isotropy) < 0.1
+            if unsure or (keep.value == 1 and drop.value != 1 and keep.confidence < 0.6):
+                keep.uncertain = True
+                notes.append(f"die at ({keep.x:.0f}, {keep.y:.0f}): top face vs side face unclear")
+            if drop is top:
+                dropped.add(i)
+                break
+            dropped.add(j)
+    return [f for k, f in enumerate(faces) if k not in dropped]
+
+
+def _flag_side_faces(work: np.ndarray, faces: list[_Face], notes: list[str]) -> None:
+    """A face alone may still be a side face whose die's top face was not read: flag a face
+    whose pips are squashed sideways (a left or right face) or that has more of its die's
+    body right above it (a front face; the camera is upright)."""
+    h, w = work.shape[:2]
+    for f in faces:
+        if f.uncertain or not f.pips or f.isotropy > 0.85:
+            continue  # seen head-on: a top face (side faces are foreshortened)
+        ratio = float(np.median([p.minor / p.major for p in f.pips]))
+        angles = [abs(math.degrees(p.angle)) for p in f.pips]
+        vertical = float(np.median([min(a, 180 - a) for a in angles]))  # 90: major axis up
+        if ratio < 0.75 and vertical > 50:
+            f.uncertain = True
+            notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): pips squashed sideways (a side face?)")
+            continue
+        face = np.array(np.median([p.face for p in f.pips], axis=0), np.float32)
+        contrast = float(np.median([p.contrast for p in f.pips]))
+        tol = max(20.0, 0.2 * contrast)
+        half = max(2, round(0.18 * f.side))
+        cx, cy = round(f.x), round(f.y - 0.95 * f.side)
+        if cy - half < 0:
+            continue
+        patch = work[max(0, cy - half) : cy + half + 1, max(0, cx - half) : min(w, cx + half + 1)]
+        if patch.size == 0:
+            continue
+        dist = np.sqrt(((patch.astype(np.float32) - face) ** 2).sum(axis=2))
+        if float((dist < tol).mean()) > 0.6:
+            f.uncertain = True
+            f.confidence = min(f.confidence, 0.4)
+            notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): die body above this face (side face?)")
+
+
+def _flag_neighbour_pips(faces: list[_Face], pips: list[Pip], notes: list[str]) -> None:
+    """A pip like this face's own, lying on the face but left out of it, means the face was
+    read from part of its pips (a 4 seen as two 2s, a 6 as a 3): flag it."""
+    for f in faces:
+        if f.uncertain or len(f.pips) not in (2, 3):
+            continue  # 4, 5 and 6 are checked cell by cell; a 1 has its body check
+        own = {id(p) for p in f.pips}
+        r = float(np.median([p.r for p in f.pips]))
+        pts = np.array([(p.x, p.y) for p in f.pips])
+        span = float(np.max(np.linalg.norm(pts[:, None] - pts[None], axis=2)))
+        reach = 1.15 * span
+        for q in pips:
+            if id(q) in own or q.polarity != f.pips[0].polarity:
+                continue
+            if not 0.6 * r <= q.r <= 1.6 * r or q.contrast < 0.5 * f.pips[0].contrast:
+                continue
+            if not any(_same_shape(p, q, 1.0) for p in f.pips):
+                continue  # a pip on a side face is squashed another way
+            if math.hypot(q.x - f.x, q.y - f.y) < reach:
+                f.uncertain = True
+                f.confidence = min(f.confidence, 0.5)
+                notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): a pip nearby is not part of it")
+                break
+
+
+def _flag_odd_proportions(faces: list[_Face], notes: list[str]) -> None:
+    """Dice of one set share their pip size to side ratio. A 2 or a 3 is fitted from a single
+    diagonal, so a pair of adjacent pips (part of a 4 or a 6) also fits, with a ratio about
+    40 % too high: compare with the faces of 4 to 6 pips, whose fit is tight."""
+
+    def ratio(f: _Face) -> float:
+        return float(np.median([p.r for p in f.pips])) / f.side
+
+    ref = [ratio(f) for f in faces if len(f.pips) >= 4 and not f.uncertain]
+    if not ref:
+        return
+    typical = float(np.median(ref))
+    for f in faces:
+        if f.uncertain or len(f.pips) not in (2, 3):
+            continue
+        if ratio(f) > 1.22 * typical:
+            f.uncertain = True
+            f.confidence = min(f.confidence, 0.5)
+            notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): pips too big for a {len(f.pips)}")

@@ -1,0 +1,833 @@
+"""The rat-dice reader: how many rats the dice of The Rats in the Walls show.
+
+Pure: a BGR numpy image in, a :class:`DiceObservation` (``kind="rats"``) out.
+
+The dice are black wooden cubes; four faces are blank, one shows a rat, one two rats, printed
+light on the dark wood. Reading goes in three steps:
+
+1. **Find the dice.** The table's brightness under every pixel is a morphological closing far
+   larger than a die (dark things smaller than the kernel vanish from it); pixels much darker
+   than their table are die candidates. Each dark blob (thin printed lines cut off, the light
+   marks inside filled in, smoothed at the dice's scale) is one die or several touching dice:
+   its area against the typical single die (the median of the square-looking blobs, or the
+   widest inscribed circle) says how many, and k-means on its pixels splits it. A die seen
+   off the camera's axis shows a strip of its sides towards the picture's centre: the top
+   face's side, angle and centre are fitted from the blob's widths (see :func:`_top_face`).
+   A die cut by the picture's edge, notched, not square, of odd size, or hardly darker than
+   its table is kept but asked (a partly hidden die).
+2. **Measure the top face.** The light marks are a white top-hat of the die (broad light such
+   as a glare stays out), cut at half the brightest marks' height inside the top face's core,
+   provided they stand out enough from the wood (``min_contrast``). Light that lies mostly
+   outside the core (the rounded rim, a lit side face) or is a thin sliver is not print; a
+   round mark with soft edges on broad light is a glare. The rest is measured: total area, the
+   largest and second largest marks relative to the face, their gap, how round the roundest
+   is, how much touches the die's outline, and the Hu moments of the marks (rotation
+   invariant shape).
+3. **Decide.** Without a model, built-in rules tuned on the synthetic renders (tuning seeds
+   only): no marks is 0; one rat-shaped mark of rat size is 1; two marks of similar rat-pair
+   size is 2; anything else (a second mark of in-between size, two marks almost touching,
+   odd sizes or shapes, a round mark, faint marks, glare, marks at the outline, a partly
+   hidden die) is answered with ``uncertain=True``. With a :class:`RatModel` taught on the
+   table's own dice (:func:`teach`), the features are scored against per-class Gaussians: the
+   tempered posterior is the confidence, and a face far from its class is asked.
+
+A wrong value reported as certain is the worst failure, so every doubt raises the flag.
+Black dice on a black mat are mostly not found at all (the observation's notes say the table
+is too dark); the few found there are asked.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from companion.vision.observation import DiceObservation, DieReading
+
+if TYPE_CHECKING:
+    import numpy as np
+
+FEATURES = ("total", "largest", "second", "count", "balance", "hu1", "hu2")
+"""What the model compares, per face: mark area / face area (total, largest and second
+component), number of rat-sized marks, second / largest, and log Hu moments 1 and 2."""
+STD_FLOOR = (0.008, 0.008, 0.006, 0.3, 0.08, 0.12, 0.4)
+"""The smallest spread a taught class may have per feature: a few examples of one face are
+always nearly identical, and the next throw's noise must not look like a stranger."""
+BLANK_HU = (0.0, 0.0)  # the Hu features of a face without marks
+
+# -- built-in rules (tuned on the synthetic renders' tuning seeds) ---------------------------
+MIN_CONTRAST = 24.0  # grey levels between the wood and the brightest marks, for marks to count
+CONTRAST_DOUBT = (24.0, 48.0)  # marks found with an in-between contrast: ask
+BLANK_TOTAL = 0.004  # below: the face has no marks (fraction of the face's area)
+MARK_MIN = 0.0025  # a mark smaller than this (fraction of the face) is dust or a worn speck
+RAT_AREA = (0.035, 0.14)  # one rat's area, fraction of the face
+RAT_HU = ((0.4, 0.68), (0.85, 2.1))  # one rat's log Hu moments 1 and 2 (a long body + tail)
+PAIR_AREA = (0.008, 0.06)  # each of two rats
+SECOND_MIN = 0.45  # two marks are two rats when the smaller is at least this of the larger
+MIN_GAP = 0.035  # two rats closer than this (of the side) may be one broken rat
+GLARE_MAX = 0.85  # broad light brighter than this (of the marks' contrast) may hide print
+GLARE_ABS = 110.0  # or brighter than this many grey levels on a face without marks
+CORNER = 0.12  # a die's corner radius, of the side
+RIM = 0.085  # border left out of the marks' region (the top's lighter rim), of the side
+TOPHAT = 0.5  # the top-hat's disk, of the side: wider than any print, narrower than a glare
+GLARE_SHARP = 0.4  # a round mark whose edges are this soft is a glare...
+WORK_SIZE = 480  # big pictures are read at this height when their dice stay resolved
+RESOLVED = 40.0  # below this side (pixels) a rat's shape is not resolved: round blobs are asked
+GLARE_DISK = 0.3  # broad light is what survives an opening this wide (of the side)...
+GLARE_BROAD = 8.0  # ... a round soft mark is a glare if such light (grey levels) lies there
+GLARE_BROAD_REL = 0.3  # ... of at least this fraction of the marks' contrast
+SATURATED = 250  # grey level of a burnt-out glare
+MIN_ELONGATION = 1.5  # a rat is long; a round light spot is a glare or dirt
+MIN_SHARP = 0.15  # print has crisp edges: a rat-sized mark softer than this is asked
+RAT_SIZED = 0.1  # marks at least this fraction of the largest count (and are compared)
+MIN_INNER = 0.4  # print lies at least this much inside the top face's core
+EDGE_IN = 0.04  # the die's outline shrunk by this (of the side) bounds the marks' region
+RIM_THICK = 0.03  # half-thickness (of the side) below which a long thin mark is rim, not print
+EDGE_MAX = 0.12  # more of the marks than this touching the face's edge: part may be hidden
+CERTAIN = 0.9  # confidence below which a die is flagged
+OUTLIER_Z2 = 30.0  # a face farther than this (squared z-score sum) from its taught class is asked
+
+# die finding
+DARK_RATIO = 0.52  # a die pixel is at most this bright relative to its table
+DARK_DROP = 28.0  # and at least this many grey levels darker
+DARK_TABLE = 75.0  # a table darker than this hides black dice: the observation says so
+MIN_DIE = 0.035  # smallest die side, fraction of the picture's short side
+MAX_DIE = 0.32  # largest
+MIN_TABLE_DROP = 30.0  # a die less darker than its table than this (or above 0.4 of it) is asked
+MAX_NOTCH = 0.075  # outline notch (of the hull) above which a die is asked
+SQUARE_ASPECT = 1.3  # a single die's bounding box is at most this elongated
+SQUARE_FILL = 0.8  # and at least this full
+SMOOTH = 0.06  # blobs are opened by a disk of this radius (of a die's side)
+INSCRIBED_AREA = 1.0  # a die's area over the square of its widest inscribed circle
+
+
+@dataclass(frozen=True)
+class FaceFeatures:
+    """Measurements of one die's top face (areas relative to the face's area)."""
+
+    contrast: float  # grey levels, brightest marks above the wood
+    total: float
+    areas: tuple[float, ...]  # rat-sized marks, largest first
+    gap: float  # between the two largest marks, of the side (1.0 when fewer than two)
+    glare: float  # grey levels of broad light on the face (a glare on the varnish)
+    edge: float  # fraction of the marks' area on the face's edge
+    hu: tuple[float, float]
+    elongation: float = 9.9  # of the roundest rat-sized mark: length / thickness (a rat: ~3)
+    spots: int = 0  # round soft light spots left out (glare on the varnish)
+    burnt: bool = False  # a glare so bright the camera saturates: print could hide in it
+    sharpness: float = 1.0  # of the softest rat-sized mark (print ~0.5, glare ~0.1-0.2)
+
+    @property
+    def count(self) -> int:
+        return len(self.areas)
+
+    def vector(self) -> list[float]:
+        largest = self.areas[0] if self.areas else 0.0
+        second = self.areas[1] if len(self.areas) > 1 else 0.0
+        balance = second / largest if largest > 0 else 0.0
+        return [self.total, largest, second, float(min(self.count, 3)), balance, *self.hu]
+
+
+@dataclass(frozen=True)
+class ClassStats:
+    mean: tuple[float, ...]
+    std: tuple[float, ...]
+    n: int
+
+
+@dataclass(frozen=True)
+class RatModel:
+    """What :func:`teach` learnt about one table's rat dice: per face kind (0, 1, 2 rats)
+    the mean and spread of :data:`FEATURES`, the mark contrast that separates print from
+    bare wood, and the usual die size in pixels (0: unknown). JSON, never pickle."""
+
+    classes: dict[int, ClassStats]
+    min_contrast: float = MIN_CONTRAST
+    die_size: float = 0.0
+    version: int = 1
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "version": self.version,
+                "features": list(FEATURES),
+                "min_contrast": round(self.min_contrast, 3),
+                "die_size": round(self.die_size, 2),
+                "classes": {
+                    str(k): {"mean": [round(v, 6) for v in c.mean],
+                             "std": [round(v, 6) for v in c.std], "n": c.n}  # fmt: skip
+                    for k, c in sorted(self.classes.items())
+                },
+            },
+            sort_keys=True,
+        )
+
+    @classmethod
+    def from_json(cls, text: str | dict[str, Any]) -> RatModel:
+        data = json.loads(text) if isinstance(text, str) else text
+        if data.get("version") != 1 or list(data.get("features", [])) != list(FEATURES):
+            raise ValueError(
+                f"rat model version {data.get('version')!r} with features "
+                f"{data.get('features')!r} is not understood: teach the dice again"
+            )
+        classes = {}
+        for key, c in data["classes"].items():
+            mean, std = tuple(float(v) for v in c["mean"]), tuple(float(v) for v in c["std"])
+            if len(mean) != len(FEATURES) or len(std) != len(FEATURES):
+                raise ValueError(
+                    f"rat model class {key}: {len(mean)} features, not {len(FEATURES)}"
+                )
+            classes[int(key)] = ClassStats(mean, std, int(c["n"]))
+        return cls(classes, float(data["min_contrast"]), float(data["die_size"]))
+
+
+# -- finding the dice ------------------------------------------------------------------------
+@dataclass
+class _Die:
+    region: Any  # uint8 mask (crop): the die, where light marks are segmented
+    core: Any  # uint8 mask (crop): the top face without its rim, where print must lie
+    x0: int
+    y0: int
+    area: float  # pixels of the die (holes filled)
+    side: float  # estimated side of the top face, pixels
+    cx: float
+    cy: float
+    notes: list[str] = field(default_factory=list)
+    notch: float = 0.0  # how much of its convex hull the die's outline misses
+
+
+def _imports() -> tuple[Any, Any]:
+    import cv2
+    import numpy
+
+    return numpy, cv2
+
+
+def _value_channel(image: Any) -> Any:
+    np, cv2 = _imports()
+    if image.ndim == 2:
+        return image
+    if image.shape[2] == 4:
+        image = image[..., :3]
+    return image.max(axis=2)
+
+
+def _table_level(v: Any) -> Any:
+    """The table's brightness under every pixel: dark things smaller than a big kernel erased."""
+    np, cv2 = _imports()
+    h, w = v.shape
+    f = 4 if min(h, w) >= 200 else 1
+    small = cv2.resize(v, (max(1, w // f), max(1, h // f)), interpolation=cv2.INTER_AREA)
+    k = max(5, int(min(h, w) * 0.3 / f) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    closed = cv2.morphologyEx(small, cv2.MORPH_CLOSE, kernel, borderType=cv2.BORDER_REPLICATE)
+    closed = cv2.GaussianBlur(closed, (0, 0), max(1.0, k / 6))
+    return cv2.resize(closed, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _dark_mask(v: Any) -> tuple[Any, Any]:
+    """(pixels much darker than the table under them (255), the table's brightness)."""
+    np, cv2 = _imports()
+    bg = _table_level(v).astype(np.float32)
+    vf = v.astype(np.float32)
+    dark = (vf < DARK_RATIO * bg) & (bg - vf > DARK_DROP)
+    return dark.astype(np.uint8) * 255, bg
+
+
+def _filled_blobs(dark: Any, min_area: float, open_px: int = 3, solid: float = 0.6
+                  ) -> list[tuple[Any, int, int, Any]]:  # fmt: skip
+    """(filled mask crop, x0, y0, contour) per dark blob of at least ``min_area`` pixels that
+    is mostly dark inside (a die with light marks, not the outline of a printed square).
+
+    Thin dark lines (a board's printed lines) are cut off by an opening first; the holes
+    (the light marks) are filled from the mask before the opening, so that a mark reaching
+    close to the die's edge stays inside the die."""
+    np, cv2 = _imports()
+    k = cv2.getStructuringElement(cv2.MORPH_RECT, (open_px, open_px))
+    opened = cv2.morphologyEx(dark, cv2.MORPH_OPEN, k)
+    raw_contours, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    raw_filled = np.zeros_like(dark)
+    cv2.drawContours(raw_filled, raw_contours, -1, 255, -1)
+    contours, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = []
+    H, W = dark.shape
+    for c in contours:
+        if cv2.contourArea(c) < min_area:
+            continue
+        x, y, w, h = cv2.boundingRect(c)
+        x, y = max(0, x - open_px), max(0, y - open_px)
+        w, h = min(W - x, w + 2 * open_px), min(H - y, h + 2 * open_px)
+        m = np.zeros((h, w), np.uint8)
+        cv2.drawContours(m, [c - np.array([x, y])], -1, 255, -1)
+        hull = np.zeros_like(m)
+        cv2.fillConvexPoly(hull, cv2.convexHull(c - np.array([x, y])), 255)
+        m |= raw_filled[y : y + h, x : x + w] & cv2.erode(hull, k)
+        m = cv2.morphologyEx(m, cv2.MORPH_OPEN, k)
+        cs, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if not cs:
+            continue
+        best = max(cs, key=cv2.contourArea)
+        m[:] = 0
+        cv2.drawContours(m, [best], -1, 255, -1)
+        filled = float(np.count_nonzero(m))
+        inside = float(np.count_nonzero(dark[y : y + h, x : x + w] & m))
+        if inside < solid * filled:
+            continue
+        out.append((m, x, y, best + np.array([x, y])))
+    return out
+
+
+def _shape(contour: Any) -> tuple[float, float, float, tuple[float, float], float]:
+    """(area, aspect, fill of the min-area rectangle, rect size, rect angle)."""
+    np, cv2 = _imports()
+    area = float(cv2.contourArea(contour))
+    (_, _), (rw, rh), ang = cv2.minAreaRect(contour)
+    rw, rh = max(rw, 1.0), max(rh, 1.0)
+    return area, max(rw, rh) / min(rw, rh), area / (rw * rh), (rw, rh), ang
+
+
+def _die_angle(contour: Any) -> float:
+    """The die's rotation in degrees [0, 90): the dominant direction of its outline's straight
+    pieces (the four edges of the top face outweigh the two short edges of the side faces)."""
+    np, cv2 = _imports()
+    poly = cv2.approxPolyDP(contour, 1.5, True).reshape(-1, 2).astype(np.float64)
+    d = np.roll(poly, -1, axis=0) - poly
+    length = np.hypot(d[:, 0], d[:, 1])
+    theta = np.arctan2(d[:, 1], d[:, 0]) * 4  # period 90 degrees becomes 360
+    c, s = float((length * np.cos(theta)).sum()), float((length * np.sin(theta)).sum())
+    return (math.degrees(math.atan2(s, c)) / 4) % 90.0
+
+
+def _top_face(filled: Any, x0: int, y0: int, width: int, height: int
+              ) -> tuple[Any, Any, float, float, float]:  # fmt: skip
+    """(region, core, side, centre x, centre y) of the top face of one die's blob: the marks
+    are segmented in ``region`` (the die, a little shrunk) and count when they lie mostly in
+    ``core`` (the estimated top face without its rim).
+
+    Seen from above but off the camera's axis, a die shows its top face plus a strip of side
+    faces towards the picture's centre (the top is nearer the camera, so it is pushed
+    outwards): the blob is the top face swept along a ``lean`` pointing to the centre. Its
+    width along any direction ``w`` is ``side * a(w) + lean * |w . towards centre|`` (``a``:
+    a rounded square's width), linear in side and lean: a least-squares fit over eight
+    directions gives both, and the top face is the blob's middle moved half the lean
+    outwards."""
+    np, cv2 = _imports()
+    contours, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    contour = max(contours, key=cv2.contourArea)
+    pts = contour.reshape(-1, 2).astype(np.float64)
+    ang = _die_angle(contour)
+    a = math.radians(ang)
+    u, v = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
+    mid = (pts.max(axis=0) + pts.min(axis=0)) / 2
+    towards = np.array([width / 2 - (x0 + mid[0]), height / 2 - (y0 + mid[1])])
+    norm = float(np.hypot(*towards))
+    towards = towards / norm if norm > 1e-6 else np.array([0.0, 0.0])
+    rows, ext, centre_fit = [], [], []
+    for k in range(8):
+        t = math.pi * k / 8
+        wv = np.array([math.cos(t), math.sin(t)])
+        proj = pts @ wv
+        lo, hi = float(proj.min()), float(proj.max()) + 1.0
+        wu, ww = abs(float(wv @ u)), abs(float(wv @ v))
+        rows.append([(1 - 2 * CORNER) * (wu + ww) + 2 * CORNER, abs(float(wv @ towards))])
+        ext.append(hi - lo)
+        centre_fit.append((wv, (hi + lo) / 2))
+    (side, lean), *_ = np.linalg.lstsq(np.array(rows), np.array(ext), rcond=None)
+    if lean < 0 or norm < 1e-6:
+        lean = 0.0
+        side = float(np.dot(np.array(rows)[:, 0], ext) / np.dot(np.array(rows)[:, 0],
+                                                                  np.array(rows)[:, 0]))
+    # the blob's middle (least squares over the same directions), then half the lean out
+    m = np.array([w for w, _ in centre_fit])
+    c = np.array([cc for _, cc in centre_fit])
+    middle, *_ = np.linalg.lstsq(m, c, rcond=None)
+    cx, cy = middle - towards * lean / 2
+    inner = side * (1 - 2 * RIM)
+    box = cv2.boxPoints(((float(cx), float(cy)), (inner, inner), ang))
+    core = np.zeros_like(filled)
+    cv2.fillConvexPoly(core, np.round(box * 16).astype(np.int32), 255, cv2.LINE_8, 4)
+    e = max(1, int(round(EDGE_IN * side)))
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * e + 1, 2 * e + 1))
+    region = cv2.erode(filled, k, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+    return region, core & region, float(side), x0 + float(cx), y0 + float(cy)
+
+
+def _find_dice(image: Any, expected_side: float = 0.0) -> tuple[list[_Die], list[str]]:
+    np, cv2 = _imports()
+    v = _value_channel(image)
+    h, w = v.shape
+    short = min(h, w)
+    min_side = MIN_DIE * short
+    dark, table = _dark_mask(v)
+    blobs = _filled_blobs(dark, 0.5 * min_side**2, max(3, int(min_side / 4) | 1))
+    notes: list[str] = []
+    level = float(np.median(table))
+    if level < DARK_TABLE and not blobs:
+        notes.append(f"the table is dark ({level:.0f}): black dice on it may go unseen, put a "
+                     "light mat or the coaster under them")  # fmt: skip
+    if not blobs:
+        return [], notes
+    shapes = [_shape(c) for _, _, _, c in blobs]
+    # the widest inscribed circle: a die's side even when dice touch in a row or an L
+    inscribed = [2.0 * float(cv2.distanceTransform(m, cv2.DIST_L2, 5).max()) for m, *_ in blobs]
+    singles = [
+        s[0] for s in shapes
+        if s[1] <= SQUARE_ASPECT and s[2] >= SQUARE_FILL
+        and min_side**2 <= s[0] <= (MAX_DIE * short) ** 2
+    ]  # fmt: skip
+    if singles:
+        ref_area = float(np.median(singles))
+    elif expected_side > 0:
+        ref_area = (expected_side * 1.08) ** 2
+    else:  # only odd shapes (touching dice): the inscribed circles tell the side
+        ref_area = INSCRIBED_AREA * float(np.median(inscribed)) ** 2
+    ref_side = math.sqrt(ref_area)
+    # smooth every blob at the dice's scale: stubs of printed lines and ragged dim edges go,
+    # a die's rounded corners stay
+    r = max(1, int(round(SMOOTH * ref_side)))
+    disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    smoothed = []
+    for m, x0, y0, _c in blobs:
+        m2 = cv2.morphologyEx(m, cv2.MORPH_OPEN, disk)
+        cs, _ = cv2.findContours(m2, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if not cs:
+            continue
+        best = max(cs, key=cv2.contourArea)
+        m2[:] = 0
+        cv2.drawContours(m2, [best], -1, 255, -1)
+        smoothed.append((m2, x0, y0, best + np.array([x0, y0])))
+    blobs = smoothed
+    shapes = [_shape(c) for _, _, _, c in blobs]
+    dice: list[_Die] = []
+    for (filled, x0, y0, _contour), (area, aspect, fill, _rect, _ang) in zip(
+        blobs, shapes, strict=True
+    ):
+        if area < 0.3 * ref_area or area < min_side**2 * 0.6:
+            continue  # a small dark thing (a shadow's corner, a line): not a die
+        k = int(round(area / ref_area))
+        bh, bw = filled.shape
+        border = x0 <= 1 or y0 <= 1 or x0 + bw >= w - 1 or y0 + bh >= h - 1
+        if k <= 1:
+            groups = [filled]
+        else:
+            ys, xs = np.nonzero(filled)
+            pts = np.column_stack([xs, ys]).astype(np.float32)
+            # k-means started from k slices along the blob's long axis: deterministic, and
+            # right at once for dice in a row
+            centred = pts - pts.mean(axis=0)
+            _e, vecs = np.linalg.eigh(centred.T @ centred)
+            along = centred @ vecs[:, -1]
+            start = np.minimum((np.argsort(np.argsort(along)) * k) // len(along), k - 1)
+            labels = start.astype(np.int32).reshape(-1, 1)
+            crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.2)
+            _c, labels, _centres = cv2.kmeans(pts, k, labels, crit, 1,
+                                              cv2.KMEANS_USE_INITIAL_LABELS)  # fmt: skip
+            groups = []
+            for j in range(k):
+                g = np.zeros_like(filled)
+                sel = labels.ravel() == j
+                g[ys[sel], xs[sel]] = 255
+                groups.append(g)
+        for g in groups:
+            ys, xs = np.nonzero(g)
+            if len(xs) == 0:
+                continue
+            if len(xs) < 0.6 * min_side**2:
+                continue
+            region, core, side, cx, cy = _top_face(g, x0, y0, w, h)
+            if side < min_side:
+                continue
+            die = _Die(region, core, x0, y0, float(len(xs)), side, cx, cy)
+            # a notch in the outline: something light cuts into the die (a mark reaching the
+            # edge, a finger, a card): what is in it is not looked at, so ask
+            cs, _ = cv2.findContours(g, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            hull = cv2.contourArea(cv2.convexHull(np.vstack(cs)))
+            notch = (hull - float(cv2.contourArea(max(cs, key=cv2.contourArea)))) / max(hull, 1.0)
+            die.notch = notch
+            if notch > MAX_NOTCH:
+                die.notes.append(f"a notch in the die's outline ({notch:.2f})")
+            if border:
+                die.notes.append("die cut by the picture's edge")
+            level = float(table[min(h - 1, max(0, int(cy))), min(w - 1, max(0, int(cx)))])
+            gy, gx = np.nonzero(g)
+            wood = float(np.median(v[y0 + gy, x0 + gx]))
+            if level - wood < MIN_TABLE_DROP or wood > 0.4 * level:
+                die.notes.append(f"dark table ({level:.0f} vs die {wood:.0f}): the die barely "
+                                 "stands out")  # fmt: skip
+            if k <= 1 and (aspect > SQUARE_ASPECT or fill < SQUARE_FILL):
+                die.notes.append(f"die not square (aspect {aspect:.2f}, fill {fill:.2f})")
+            if k <= 1 and area < 0.7 * ref_area:
+                die.notes.append(f"die smaller than the others ({area / ref_area:.2f})")
+            if k <= 1 and area > 1.35 * ref_area:
+                die.notes.append(f"die larger than the others ({area / ref_area:.2f})")
+            if k >= 2:
+                ratio = area / (k * ref_area)
+                if not 0.68 <= ratio <= 1.25:
+                    die.notes.append(f"{k} touching dice of odd size ({ratio:.2f})")
+            dice.append(die)
+    dice.sort(key=lambda d: (d.cy, d.cx))
+    return dice, notes
+
+
+# -- measuring a face ------------------------------------------------------------------------
+def _hu(mask: Any) -> tuple[float, float]:
+    np, cv2 = _imports()
+    m = cv2.moments(mask, binaryImage=True)
+    if m["m00"] <= 0:
+        return BLANK_HU
+    hu = cv2.HuMoments(m).ravel()
+    return (
+        float(-math.copysign(1.0, hu[0]) * math.log10(abs(hu[0]) + 1e-12)),
+        float(-math.copysign(1.0, hu[1]) * math.log10(abs(hu[1]) + 1e-12)),
+    )
+
+
+@dataclass(frozen=True)
+class _Mark:
+    label: int
+    area: float  # pixels
+    inner: float  # fraction of it inside the top face's core
+    thick: float  # half its thickness (largest inscribed circle's radius), pixels
+    length: float  # its longest extent (min-area rectangle's long side), pixels
+    sharp: float  # its area above 3/4 of its height over that above 1/4: print ~0.6, glare ~0.2
+
+
+def _marks(v: Any, die: _Die, min_contrast: float) -> tuple[float, float, Any, list[_Mark]]:
+    """(contrast, glare, component labels, light marks of meaningful size) on a face.
+
+    The marks are what stands out of the face by a white top-hat (the face minus its
+    morphological opening, which keeps broad light such as a glare on the varnish and drops
+    the thin print), cut at half the brightest marks' height."""
+    np, cv2 = _imports()
+    rh, rw = die.region.shape
+    crop = v[die.y0 : die.y0 + rh, die.x0 : die.x0 + rw]
+    inside = die.region > 0
+    values = crop[inside]
+    if values.size < 16:
+        return 0.0, 0.0, None, []
+    wood = float(np.median(crop[die.core > 0])) if die.core.any() else float(np.median(values))
+    flat = np.where(inside, crop, np.uint8(min(255.0, wood))).astype(np.uint8)
+    k = max(3, int(round(TOPHAT * die.side)) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    broad = cv2.morphologyEx(flat, cv2.MORPH_OPEN, kernel)
+    tophat = flat.astype(np.float32) - broad.astype(np.float32)
+    # measured on the top face's core only: the lighter rim and lit side faces stay out
+    face = (die.core > 0) if die.core.any() else inside
+    # broad light: what survives an opening narrower than a glare but wider than a rat's body
+    k2 = max(3, int(round(GLARE_DISK * die.side)) | 1)
+    mid = cv2.morphologyEx(flat, cv2.MORPH_OPEN,
+                           cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k2, k2)))  # fmt: skip
+    glare = float(np.percentile(mid[face], 99.5)) - wood
+    contrast = float(np.percentile(tophat[face], 99.5))
+    if contrast < min_contrast:
+        return contrast, glare, None, []
+    binary = ((tophat > 0.5 * contrast) & inside).astype(np.uint8)
+    n, labels, stats, _c = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    core = die.core > 0
+    min_px = max(3.0, MARK_MIN * die.side**2)
+    out = []
+    for i in range(1, n):
+        area = float(stats[i, cv2.CC_STAT_AREA])
+        if area < min_px:
+            continue
+        x, y, bw, bh = (int(t) for t in stats[i, :4])
+        own = (labels[y : y + bh, x : x + bw] == i).astype(np.uint8)
+        inner = float(core[y : y + bh, x : x + bw][own > 0].sum()) / area
+        thick = float(cv2.distanceTransform(np.pad(own, 1), cv2.DIST_L2, 3).max())
+        ys, xs = np.nonzero(own)
+        _ctr, (ra, rb), _a = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
+        pad = max(2, int(0.06 * die.side))
+        ya, yb = max(0, y - pad), min(rh, y + bh + pad)
+        xa, xb = max(0, x - pad), min(rw, x + bw + pad)
+        th = np.where(inside[ya:yb, xa:xb], tophat[ya:yb, xa:xb], 0)
+        height = float(tophat[y : y + bh, x : x + bw][own > 0].max())
+        sharp = float((th > 0.75 * height).sum()) / max(1.0, float((th > 0.25 * height).sum()))
+        out.append(_Mark(i, area, inner, thick, max(ra, rb, 1.0), sharp))
+    out.sort(key=lambda m: -m.area)
+    return contrast, glare, labels, out
+
+
+def _is_rim(m: _Mark, side: float) -> bool:
+    """Light that is not print: mostly outside the top face (the top's lighter rounded rim,
+    a lit side face), or a thin long sliver."""
+    return m.inner < MIN_INNER or (m.thick < RIM_THICK * side and m.length > 6 * m.thick)
+
+
+def _is_glare(m: _Mark) -> bool:
+    """A round light spot with soft edges: a glare on the varnish, not print."""
+    return m.sharp <= GLARE_SHARP and m.length < MIN_ELONGATION * 2 * m.thick
+
+
+def measure_face(v: Any, die: _Die, min_contrast: float = MIN_CONTRAST) -> FaceFeatures:
+    """The marks on one die's top face (``v``: the picture's brightness, uint8)."""
+    np, cv2 = _imports()
+    face_area = die.side**2
+    contrast, glare, labels, found = _marks(v, die, min_contrast)
+    comps = [m for m in found if not _is_rim(m, die.side)]
+    # a glare needs broad light under it; without, a round soft mark is small blurred print
+    # (on a small die the print itself blurs into round soft blobs: no glare is assumed)
+    shine = glare >= max(GLARE_BROAD, GLARE_BROAD_REL * contrast) and die.side >= RESOLVED
+    spots = [m for m in comps if shine and _is_glare(m)]
+    comps = [m for m in comps if not (shine and _is_glare(m))]
+    rh, rw = die.region.shape
+    crop = v[die.y0 : die.y0 + rh, die.x0 : die.x0 + rw]
+    burnt = bool(spots) and int(crop[die.core > 0].max(initial=0)) >= SATURATED
+    if not comps:
+        return FaceFeatures(contrast, 0.0, (), 1.0, glare, 0.0, BLANK_HU,
+                            spots=len(spots), burnt=burnt)  # fmt: skip
+    total = sum(m.area for m in comps) / face_area
+    # rat-sized: at least a tenth of the largest mark (smaller ones are specks)
+    rats = [m for m in comps if m.area >= RAT_SIZED * comps[0].area]
+    areas = tuple(m.area / face_area for m in rats)
+    keep = np.isin(labels, [m.label for m in rats]).astype(np.uint8)
+    # gap between the two largest marks
+    gap = 1.0
+    if len(rats) >= 2:
+        a = (labels == rats[0].label).astype(np.uint8)
+        b = labels == rats[1].label
+        dist = cv2.distanceTransform(1 - a, cv2.DIST_L2, 3)
+        gap = float(dist[b].min()) / die.side
+    # how much of the marks lies on the region's very edge (print cut off: hidden?)
+    depth = cv2.distanceTransform(die.region, cv2.DIST_L2, 3)
+    rim = (die.region > 0) & (depth < 1.5)
+    edge = float((keep.astype(bool) & rim).sum()) / max(1.0, float(keep.sum()))
+    elongation = min(m.length / max(2 * m.thick, 1.0) for m in rats)
+    sharpness = min(m.sharp for m in rats)
+    return FaceFeatures(contrast, total, areas, gap, glare, edge, _hu(keep), elongation,
+                        spots=len(spots), burnt=burnt, sharpness=sharpness)  # fmt: skip
+
+
+# -- deciding --------------------------------------------------------------------------------
+def _clip01(x: float) -> float:
+    return max(0.0, min(1.0, x))
+
+
+def _ramp(x: float, bad: float, good: float) -> float:
+    """0 at ``bad``, 1 at ``good`` (either direction), linear between."""
+    if good == bad:
+        return 1.0 if x >= good else 0.0
+    return _clip01((x - bad) / (good - bad))
+
+
+def decide_default(f: FaceFeatures) -> tuple[int, float, list[str]]:
+    """The built-in rules: (rats, confidence, reasons for doubt)."""
+    why: list[str] = []
+    if f.count == 0 or f.total < BLANK_TOTAL:
+        conf = 1.0
+        if f.contrast >= CONTRAST_DOUBT[0] and f.total > 0.5 * BLANK_TOTAL:
+            conf = 0.6
+            why.append(f"faint marks ({f.total:.3f} of the face)")
+        if f.glare > GLARE_ABS or f.burnt:
+            conf = min(conf, 0.5)
+            why.append(f"glare on the face ({f.glare:.0f}) may hide marks")
+        return 0, conf, why
+    conf = 1.0
+    if f.contrast < CONTRAST_DOUBT[1]:
+        conf = min(conf, 0.5 + 0.5 * _ramp(f.contrast, CONTRAST_DOUBT[0], CONTRAST_DOUBT[1]))
+        if conf < CERTAIN:
+            why.append(f"marks barely stand out (contrast {f.contrast:.0f})")
+    if f.glare > GLARE_MAX * f.contrast or f.burnt:
+        conf = min(conf, 0.4)
+        why.append(f"glare on the face ({f.glare:.0f} vs marks {f.contrast:.0f})")
+    if f.edge > EDGE_MAX:
+        conf = min(conf, 0.5)
+        why.append(f"marks run into the die's edge ({f.edge:.2f})")
+    if f.elongation < MIN_ELONGATION:
+        conf = min(conf, 0.4)
+        why.append(f"a round mark, not a rat: glare? (elongation {f.elongation:.2f})")
+    if f.sharpness < MIN_SHARP:
+        conf = min(conf, 0.4)
+        why.append(f"a blurred mark: glare or smudge? (sharpness {f.sharpness:.2f})")
+    largest = f.areas[0]
+    second = f.areas[1] / largest if f.count >= 2 else 0.0
+    if f.count >= 3:
+        conf = min(conf, 0.3)
+        why.append(f"{f.count} marks")
+    if f.count == 1:
+        if not RAT_AREA[0] <= largest <= RAT_AREA[1]:
+            conf = min(conf, 0.4)
+            why.append(f"one mark of odd size ({largest:.3f} of the face)")
+        (h1_lo, h1_hi), (h2_lo, h2_hi) = RAT_HU
+        if not (h1_lo <= f.hu[0] <= h1_hi and h2_lo <= f.hu[1] <= h2_hi):
+            conf = min(conf, 0.4)
+            why.append(f"one mark of an unusual shape (Hu {f.hu[0]:.2f}, {f.hu[1]:.2f})")
+        return 1, conf, why
+    value = 2 if second >= 0.3 else 1
+    if second < SECOND_MIN:
+        conf = min(conf, 0.4)
+        why.append(f"second mark in between ({second:.2f} of the first)")
+    if f.gap < MIN_GAP:
+        conf = min(conf, 0.4)
+        why.append(f"two marks almost touching (gap {f.gap:.3f})")
+    if not all(PAIR_AREA[0] <= a <= PAIR_AREA[1] for a in f.areas[:2]):
+        conf = min(conf, 0.4)
+        why.append("two marks of odd size")
+    return value, conf, why
+
+
+def decide_model(f: FaceFeatures, model: RatModel) -> tuple[int, float, list[str]]:
+    """Score against the taught classes: (rats, confidence, reasons for doubt)."""
+    x = f.vector()
+    scores: dict[int, float] = {}
+    z2s: dict[int, float] = {}
+    for label, c in model.classes.items():
+        z2 = 0.0
+        logdet = 0.0
+        for xi, mu, sd, floor in zip(x, c.mean, c.std, STD_FLOOR, strict=True):
+            s = max(sd, floor)
+            z2 += ((xi - mu) / s) ** 2
+            logdet += math.log(s)
+        z2s[label] = z2
+        scores[label] = -0.5 * z2 - logdet
+    if not scores:
+        return decide_default(f)
+    # tempered posterior: a few examples never justify Gaussian tails
+    temp = 3.0
+    best = max(scores, key=lambda k: scores[k])
+    top = scores[best]
+    norm = sum(math.exp((s - top) / temp) for s in scores.values())
+    conf = 1.0 / norm
+    why: list[str] = []
+    if z2s[best] > OUTLIER_Z2:  # far from everything taught
+        conf = min(conf, 0.4)
+        why.append(f"face unlike the taught {best} (distance {math.sqrt(z2s[best]):.1f})")
+    if best and f.contrast < 1.25 * model.min_contrast:
+        conf = min(conf, 0.5)
+        why.append(f"marks barely stand out (contrast {f.contrast:.0f})")
+    if f.glare > (GLARE_MAX * f.contrast if best else GLARE_ABS):
+        conf = min(conf, 0.4)
+        why.append(f"glare on the face ({f.glare:.0f})")
+    if f.edge > EDGE_MAX and best != 0:
+        conf = min(conf, 0.5)
+        why.append(f"marks run into the die's edge ({f.edge:.2f})")
+    if conf < CERTAIN and not why:
+        others = sorted(scores, key=lambda k: -scores[k])
+        why.append(f"between {others[0]} and {others[1]} rats")
+    return best, conf, why
+
+
+def read_rats(image: np.ndarray, model: RatModel | None = None) -> DiceObservation:
+    """Every rat die on the table in ``image`` (BGR uint8), with its number of rats.
+
+    A big picture is read at about 480 pixels high when its dice stay large enough there
+    (a face of 40 pixels and more): same answer, a fraction of the time."""
+    np, cv2 = _imports()
+    if image is None or image.ndim not in (2, 3) or image.size == 0:
+        raise ValueError("read_rats needs an H x W x 3 BGR picture")
+    if image.dtype != np.uint8:
+        image = np.clip(image, 0, 255).astype(np.uint8)
+    h, w = image.shape[:2]
+    expected = model.die_size if model else 0.0
+    scale = 1.0
+    work = image
+    found = None
+    if min(h, w) > 1.25 * WORK_SIZE:
+        f = WORK_SIZE / min(h, w)
+        small = cv2.resize(image, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+        found = _find_dice(small, expected * f)
+        sides = sorted(d.side for d in found[0])
+        if not sides or sides[len(sides) // 2] >= RESOLVED:
+            work, scale = small, f
+        else:
+            found = None
+    v = _value_channel(work)
+    dice, notes = found if found is not None else _find_dice(work, expected * scale)
+    min_contrast = model.min_contrast if model else MIN_CONTRAST
+    readings = []
+    all_notes = list(notes)
+    for i, die in enumerate(dice):
+        f = measure_face(v, die, min_contrast)
+        if model is not None and model.classes:
+            value, conf, why = decide_model(f, model)
+        else:
+            value, conf, why = decide_default(f)
+        if die.notes:
+            conf = min(conf, 0.35)
+            why = die.notes + why
+        uncertain = conf < CERTAIN
+        x, y = die.cx / scale, die.cy / scale
+        if uncertain:
+            all_notes.append(f"die {i + 1} at ({x:.0f}, {y:.0f}): " + "; ".join(why))
+        readings.append(DieReading(value, x, y, round(conf, 3), uncertain, size=die.side / scale))
+    return DiceObservation("rats", tuple(readings), w, h, tuple(all_notes))
+
+
+# -- teaching --------------------------------------------------------------------------------
+def _close_up(v: Any) -> tuple[Any, int, int, Any] | None:
+    """The die of a close-up picture (it fills a good part of it): Otsu's dark part, if it
+    is one square-ish blob much darker than the rest."""
+    np, cv2 = _imports()
+    _t, dark = cv2.threshold(v, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    blobs = _filled_blobs(dark, 0.15 * v.size)
+    if not blobs:
+        return None
+    filled, x0, y0, c = max(blobs, key=lambda b: cv2.contourArea(b[3]))
+    _area, aspect, fill, _r, _a = _shape(c)
+    wood = float(np.median(v[dark > 0]))
+    table = float(np.median(v[dark == 0])) if (dark == 0).any() else 255.0
+    if aspect <= 1.4 and fill >= 0.7 and wood < 0.5 * table and table - wood > DARK_DROP:
+        return filled, x0, y0, c
+    return None
+
+
+def _one_die(image: Any) -> tuple[Any, _Die]:
+    """The one die in a teaching picture: for a close-up whose die fills the picture, the dark
+    part found by Otsu's threshold; else the biggest die found as :func:`read_rats` does."""
+    np, cv2 = _imports()
+    v = _value_channel(image)
+    found = _close_up(v)
+    if found is not None:
+        filled, x0, y0, c = found
+        h, w = v.shape
+        region, core, side, cx, cy = _top_face(filled, x0, y0, w, h)
+        return v, _Die(region, core, x0, y0, float(cv2.contourArea(c)), side, cx, cy)
+    dice, _ = _find_dice(image)
+    clean = [d for d in dice if not d.notes]
+    if clean:
+        return v, max(clean, key=lambda d: d.area)
+    if dice:
+        raise ValueError("the die in the teaching picture is not clearly seen ("
+                         + "; ".join(dice[0].notes) + "): show it again")  # fmt: skip
+    raise ValueError("no die found in the teaching picture: show one die on the table")
+
+
+def teach(examples: Sequence[tuple[np.ndarray, int]]) -> RatModel:
+    """Learn a table's rat dice from pictures of one die each, labelled 0, 1 or 2 rats.
+
+    A few pictures of each face (three to five, turned and moved around) are enough. Faces
+    never shown keep no class: a die unlike every taught face is then flagged.
+    """
+    if not examples:
+        raise ValueError("teach needs at least one (picture, rats) example")
+    located = []
+    for image, label in examples:
+        if isinstance(label, bool) or label not in (0, 1, 2):
+            raise ValueError(f"a rat die shows 0, 1 or 2 rats, not {label!r}")
+        v, die = _one_die(image)
+        located.append((v, die, int(label)))
+    # first the contrast that separates print from bare wood on these dice
+    marked = [measure_face(v, d, 0.0).contrast for v, d, lab in located if lab > 0]
+    blank = [measure_face(v, d, 0.0).contrast for v, d, lab in located if lab == 0]
+    min_contrast = MIN_CONTRAST
+    if marked:
+        lo = min(marked)
+        hi = max(blank) if blank else 0.0
+        if hi < lo:
+            min_contrast = max(hi + 0.35 * (lo - hi), 0.0) if blank else min(MIN_CONTRAST, 0.6 * lo)
+        min_contrast = max(8.0, min(min_contrast, 0.7 * lo))
+    feats: dict[int, list[list[float]]] = {}
+    for v, die, label in located:
+        feats.setdefault(label, []).append(measure_face(v, die, min_contrast).vector())
+    classes = {}
+    for label, rows in feats.items():
+        n = len(rows)
+        mean = tuple(sum(col) / n for col in zip(*rows, strict=True))
+        std = tuple(
+            math.sqrt(sum((x - m) ** 2 for x in col) / max(1, n - 1)) if n > 1 else 0.0
+            for col, m in zip(zip(*rows, strict=True), mean, strict=True)
+        )
+        classes[label] = ClassStats(mean, std, n)
+    sizes = sorted(d.side for _, d, _ in located)
+    return RatModel(classes, float(min_contrast), float(sizes[len(sizes) // 2]))

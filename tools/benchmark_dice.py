@@ -1,0 +1,300 @@
+"""Benchmark the pip-dice reader on labelled photos and synthetic renders.
+
+    python tools/benchmark_dice.py [--set webcam-white|tabletop-augmented|synthetic|all]
+                                   [--split train|heldout|all] [--limit N] [--data DIR]
+
+For every set and split it prints: images, dice, dice correct, silent wrong (matched, wrong
+value, not flagged), asked (matched, flagged uncertain), missed (label with no reading),
+ghost dice per image (readings matching no label), exact images (all dice correct and
+certain, no ghosts) and ms per image (mean wall time of the reader only, image decoded).
+The NAIVE reader (median blur, SimpleBlobDetector on pips, pips clustered by distance,
+counted) runs in the same loop for comparison.
+
+Matching: a reading matches a label when its (x, y) lies inside the label's box enlarged by
+50 %, one-to-one, greedily by distance to the box centre.
+
+Held-out photos (never tune on them): webcam-white split ``valid``; tabletop-augmented splits
+``valid`` and ``test``. Everything else is ``train``. The synthetic set is seeded renders
+(top-down) from companion.devices.synthetic.render_dice.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from companion.devices.synthetic import render_dice  # noqa: E402
+from companion.vision.dice import read_pips  # noqa: E402
+from companion.vision.observation import DiceObservation, DieReading  # noqa: E402
+
+DEFAULT_DATA = Path("/work/shared/data/dice-photos")
+HELDOUT = {"webcam-white": {"valid"}, "tabletop-augmented": {"valid", "test"}}
+PHOTO_SETS = ("webcam-white", "tabletop-augmented")
+
+
+@dataclass(frozen=True)
+class Label:
+    value: int
+    cx: float
+    cy: float
+    w: float
+    h: float
+
+
+@dataclass
+class Sample:
+    name: str
+    image: np.ndarray
+    labels: list[Label]
+
+
+@dataclass
+class Tally:
+    images: int = 0
+    dice: int = 0
+    correct: int = 0
+    silent_wrong: int = 0
+    asked: int = 0
+    missed: int = 0
+    ghosts: int = 0
+    exact: int = 0
+    seconds: float = 0.0
+    failures: list[str] = field(default_factory=list)
+
+    def add(self, sample: Sample, obs: DiceObservation, seconds: float) -> None:
+        self.images += 1
+        self.dice += len(sample.labels)
+        self.seconds += seconds
+        pairs, ghosts = match(sample.labels, list(obs.dice))
+        self.missed += len(sample.labels) - len(pairs)
+        self.ghosts += ghosts
+        ok_image = ghosts == 0 and len(pairs) == len(sample.labels)
+        for label, die in pairs:
+            if die.uncertain:
+                self.asked += 1
+                ok_image = False
+            elif die.value == label.value:
+                self.correct += 1
+            else:
+                self.silent_wrong += 1
+                ok_image = False
+                self.failures.append(
+                    f"{sample.name}: silent wrong {die.value} for {label.value} at "
+                    f"({die.x:.0f},{die.y:.0f})"
+                )
+        if ok_image:
+            self.exact += 1
+
+    def row(self, name: str) -> str:
+        d = max(self.dice, 1)
+        i = max(self.images, 1)
+        return (
+            f"{name:<38} {self.images:>6} {self.dice:>6} "
+            f"{self.correct:>5} {100 * self.correct / d:>5.1f}% "
+            f"{self.silent_wrong:>4} {100 * self.silent_wrong / d:>4.1f}% "
+            f"{self.asked:>4} {100 * self.asked / d:>4.1f}% "
+            f"{self.missed:>4} {100 * self.missed / d:>4.1f}% "
+            f"{self.ghosts / i:>6.2f} "
+            f"{self.exact:>4} {100 * self.exact / i:>5.1f}% "
+            f"{1000 * self.seconds / i:>7.1f}"
+        )
+
+
+HEADER = (
+    f"{'set / split / reader':<38} {'images':>6} {'dice':>6} {'correct':>12} "
+    f"{'silent wrong':>10} {'asked':>10} {'missed':>10} {'ghost/im':>8} "
+    f"{'exact images':>11} {'ms/image':>7}"
+)
+
+
+def match(
+    labels: list[Label], dice: list[DieReading]
+) -> tuple[list[tuple[Label, DieReading]], int]:
+    """One-to-one, greedy by distance: reading inside the label box enlarged by 50 %."""
+    cand = []
+    for i, lab in enumerate(labels):
+        for j, die in enumerate(dice):
+            if abs(die.x - lab.cx) <= 0.75 * lab.w and abs(die.y - lab.cy) <= 0.75 * lab.h:
+                cand.append((math.hypot(die.x - lab.cx, die.y - lab.cy), i, j))
+    cand.sort()
+    used_l: set[int] = set()
+    used_d: set[int] = set()
+    pairs = []
+    for _, i, j in cand:
+        if i in used_l or j in used_d:
+            continue
+        used_l.add(i)
+        used_d.add(j)
+        pairs.append((labels[i], dice[j]))
+    return pairs, len(dice) - len(used_d)
+
+
+# -- data -------------------------------------------------------------------------------------
+def photo_samples(data: Path, set_name: str, split: str, limit: int | None) -> Iterator[Sample]:
+    folder = data / set_name
+    rows = list(csv.DictReader((folder / "manifest.csv").open(encoding="utf-8")))
+    held = HELDOUT[set_name]
+    count = 0
+    for row in rows:
+        is_held = row["split"] in held
+        if (split == "train" and is_held) or (split == "heldout" and not is_held):
+            continue
+        img = cv2.imread(str(folder / row["image"]), cv2.IMREAD_COLOR)
+        if img is None:
+            continue
+        h, w = img.shape[:2]
+        labels = []
+        label_path = folder / row["label"]
+        if label_path.exists():
+            for line in label_path.read_text(encoding="utf-8").splitlines():
+                parts = line.split()
+                if len(parts) != 5:
+                    continue
+                c, cx, cy, bw, bh = (float(v) for v in parts)
+                labels.append(Label(int(c) + 1, cx * w, cy * h, bw * w, bh * h))
+        yield Sample(Path(row["image"]).name, img, labels)
+        count += 1
+        if limit and count >= limit:
+            return
+
+
+SYNTH_STYLES = (
+    ("wood", "white", "black"),
+    ("felt", "white", "black"),
+    ("board", "ivory", "black"),
+    ("white", "red", "white"),
+    ("dark", "white", "black"),
+    ("wood", "black", "white"),
+    ("board", "blue", "white"),
+    ("white", "green", "white"),
+    ("felt", "yellow", "black"),
+    ("dark", "red", "white"),
+)
+
+
+def synthetic_samples(limit: int | None, first_seed: int = 1000) -> Iterator[Sample]:
+    """Seeded top-down renders: 10 styles, 1-6 dice of 36-80 px (tuning set)."""
+    n = limit or 100
+    for k in range(n):
+        seed = first_seed + k
+        rng = np.random.default_rng([seed, 99])
+        table, die, pip = SYNTH_STYLES[k % len(SYNTH_STYLES)]
+        count = int(rng.integers(1, 7))
+        values = [int(v) for v in rng.integers(1, 7, count)]
+        die_px = float(rng.uniform(36, 80))
+        try:
+            img, truth = render_dice(values, seed, table=table, die_color=die, pip_color=pip,
+                                     die_px=die_px)  # fmt: skip
+        except ValueError:
+            continue
+        labels = [Label(t.value, t.x, t.y, t.size, t.size) for t in truth]
+        yield Sample(f"synth-{seed}-{table}-{die}-{pip}", img, labels)
+
+
+# -- the naive reader (the issue's baseline) ---------------------------------------------------
+def naive_read(image: np.ndarray) -> DiceObservation:
+    """Median blur, SimpleBlobDetector on dark pips, pips clustered by distance, counted."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    grey = cv2.medianBlur(grey, 5)
+    params = cv2.SimpleBlobDetector_Params()
+    params.filterByArea = True
+    params.minArea = 8
+    params.maxArea = 1500
+    params.filterByCircularity = True
+    params.minCircularity = 0.6
+    params.filterByInertia = True
+    params.minInertiaRatio = 0.4
+    params.filterByConvexity = False
+    detector = cv2.SimpleBlobDetector_create(params)
+    kps = detector.detect(grey)
+    pts = [(k.pt[0], k.pt[1], k.size / 2) for k in kps]
+    n = len(pts)
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in range(n):
+        for j in range(i + 1, n):
+            r = (pts[i][2] + pts[j][2]) / 2
+            if math.hypot(pts[i][0] - pts[j][0], pts[i][1] - pts[j][1]) < 4.5 * r:
+                parent[find(i)] = find(j)
+    clusters: dict[int, list[tuple[float, float, float]]] = {}
+    for i in range(n):
+        clusters.setdefault(find(i), []).append(pts[i])
+    dice = []
+    for c in clusters.values():
+        x = sum(p[0] for p in c) / len(c)
+        y = sum(p[1] for p in c) / len(c)
+        dice.append(DieReading(min(len(c), 6), x, y, 0.5, False))
+    h, w = image.shape[:2]
+    return DiceObservation("pips", tuple(dice), w, h)
+
+
+# -- main -------------------------------------------------------------------------------------
+def run(
+    samples: Iterator[Sample], readers: dict[str, Callable[[np.ndarray], DiceObservation]]
+) -> dict[str, Tally]:
+    tallies = {name: Tally() for name in readers}
+    for sample in samples:
+        for name, reader in readers.items():
+            t0 = time.perf_counter()
+            obs = reader(sample.image)
+            dt = time.perf_counter() - t0
+            tallies[name].add(sample, obs, dt)
+    return tallies
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--set", default="all",
+                    choices=["webcam-white", "tabletop-augmented", "synthetic", "all"])  # fmt: skip
+    ap.add_argument("--split", default="all", choices=["train", "heldout", "all"])
+    ap.add_argument("--limit", type=int, default=None, help="at most N images per set/split")
+    ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    ap.add_argument("--failures", action="store_true", help="list silent wrong readings")
+    args = ap.parse_args(argv)
+
+    readers = {"reader": read_pips, "naive": naive_read}
+    sets = [args.set] if args.set != "all" else [*PHOTO_SETS, "synthetic"]
+    splits = ["train", "heldout"] if args.split == "all" else [args.split]
+    print(HEADER)
+    for set_name in sets:
+        for split in splits:
+            if set_name == "synthetic":
+                if split == "heldout":
+                    samples = synthetic_samples(args.limit, first_seed=50_000)
+                else:
+                    samples = synthetic_samples(args.limit)
+            else:
+                samples = photo_samples(args.data, set_name, split, args.limit)
+            tallies = run(samples, readers)
+            if not tallies["reader"].images:
+                print(f"{set_name} / {split}: no images (not in {args.data / set_name})")
+                continue
+            for name, tally in tallies.items():
+                print(tally.row(f"{set_name} / {split} / {name}"), flush=True)
+                if args.failures and name == "reader":
+                    for line in tally.failures:
+                        print("    " + line)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
