@@ -2,6 +2,7 @@
 
     python tools/benchmark_dice.py [--set webcam-white|tabletop-augmented|synthetic|all]
                                    [--split train|heldout|all] [--limit N] [--data DIR]
+                                   [--dump FILE]
 
 For every set and split it prints: images, dice, dice correct, silent wrong (matched, wrong
 value, not flagged), asked (matched, flagged uncertain), missed (label with no reading),
@@ -22,12 +23,14 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import math
 import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 import cv2
 import numpy as np
@@ -248,8 +251,27 @@ def naive_read(image: np.ndarray) -> DiceObservation:
 
 
 # -- main -------------------------------------------------------------------------------------
+def dump_line(set_name: str, split: str, sample: Sample, obs: DiceObservation) -> str:
+    """One image's readings as a JSON line (for diffing two versions of the reader)."""
+    dice = [
+        {
+            "value": d.value,
+            "x": round(d.x, 1),
+            "y": round(d.y, 1),
+            "confidence": d.confidence,
+            "uncertain": d.uncertain,
+        }  # fmt: skip
+        for d in obs.dice
+    ]
+    return json.dumps({"set": set_name, "split": split, "image": sample.name, "dice": dice,
+                       "notes": list(obs.notes)})  # fmt: skip
+
+
 def run(
-    samples: Iterator[Sample], readers: dict[str, Callable[[np.ndarray], DiceObservation]]
+    samples: Iterator[Sample],
+    readers: dict[str, Callable[[np.ndarray], DiceObservation]],
+    dump: TextIO | None = None,
+    where: tuple[str, str] = ("", ""),
 ) -> dict[str, Tally]:
     tallies = {name: Tally() for name in readers}
     for sample in samples:
@@ -258,6 +280,8 @@ def run(
             obs = reader(sample.image)
             dt = time.perf_counter() - t0
             tallies[name].add(sample, obs, dt)
+            if dump is not None and name == "reader":
+                dump.write(dump_line(*where, sample, obs) + "\n")
     return tallies
 
 
@@ -269,7 +293,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="at most N images per set/split")
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--failures", action="store_true", help="list silent wrong readings")
+    ap.add_argument("--dump", type=Path, default=None,
+                    help="write each image's readings as JSON lines to FILE")  # fmt: skip
     args = ap.parse_args(argv)
+    dump = args.dump.open("w", encoding="utf-8") if args.dump else None
 
     readers = {"reader": read_pips, "naive": naive_read}
     sets = [args.set] if args.set != "all" else [*PHOTO_SETS, "synthetic"]
@@ -284,7 +311,7 @@ def main(argv: list[str] | None = None) -> int:
                     samples = synthetic_samples(args.limit)
             else:
                 samples = photo_samples(args.data, set_name, split, args.limit)
-            tallies = run(samples, readers)
+            tallies = run(samples, readers, dump, (set_name, split))
             if not tallies["reader"].images:
                 print(f"{set_name} / {split}: no images (not in {args.data / set_name})")
                 continue
@@ -293,6 +320,8 @@ def main(argv: list[str] | None = None) -> int:
                 if args.failures and name == "reader":
                     for line in tally.failures:
                         print("    " + line)
+    if dump is not None:
+        dump.close()
     return 0
 
 

@@ -136,9 +136,10 @@ def _on_face_line(work: np.ndarray, p: Pip, q: Pip, pip_mask: np.ndarray, tol: f
     """True when the segment p-q (outside every pip) stays on face-coloured pixels."""
     dist = math.hypot(q.x - p.x, q.y - p.y)
     n = max(6, int(dist))
-    t = np.linspace(0.0, 1.0, n)
-    xs = np.clip(np.round(p.x + (q.x - p.x) * t).astype(int), 0, work.shape[1] - 1)
-    ys = np.clip(np.round(p.y + (q.y - p.y) * t).astype(int), 0, work.shape[0] - 1)
+    t = np.arange(n) * (1.0 / (n - 1))  # np.linspace(0, 1, n), without its overhead
+    t[-1] = 1.0
+    xs = np.minimum(np.maximum(np.round(p.x + (q.x - p.x) * t).astype(int), 0), work.shape[1] - 1)
+    ys = np.minimum(np.maximum(np.round(p.y + (q.y - p.y) * t).astype(int), 0), work.shape[0] - 1)
     keep = pip_mask[ys, xs] == 0
     if keep.sum() < 2:
         return True
@@ -178,29 +179,37 @@ def _groups(work: np.ndarray, pips: list[Pip], strict: float = 1.0) -> list[list
     pip_mask = np.zeros(work.shape[:2], np.uint8)
     for p in pips:
         cv2.circle(pip_mask, (round(p.x), round(p.y)), max(2, round(1.45 * p.r)), 255, -1)
-    for i in range(n):
-        p = pips[i]
-        for j in range(i + 1, n):
-            q = pips[j]
-            if p.polarity != q.polarity:
-                continue
-            rm = (p.r + q.r) / 2
-            if max(p.r, q.r) > 1.6 * min(p.r, q.r):
-                continue
-            d = math.hypot(p.x - q.x, p.y - q.y)
-            if d > 11.0 * rm or d < 1.8 * rm:
-                continue
-            if not _same_shape(p, q, strict):
-                continue
-            contrast = min(p.contrast, q.contrast)
-            tol = max(18.0, 0.22 * contrast) * strict
-            if _colour_dist(p.face, q.face) > tol:
-                continue
-            if not _on_face_line(work, p, q, pip_mask, tol):
-                continue
-            a, b = find(i), find(j)
-            if a != b:
-                parent[a] = b
+    # the cheap tests for all pairs at once, with a little slack: the exact ones follow
+    x = np.array([p.x for p in pips])
+    y = np.array([p.y for p in pips])
+    r = np.array([p.r for p in pips])
+    pol = np.array([p.polarity for p in pips])
+    rm_all = (r[:, None] + r[None, :]) / 2
+    d_all = np.hypot(x[:, None] - x[None, :], y[:, None] - y[None, :])
+    near = (pol[:, None] == pol[None, :]) & np.triu(np.ones((n, n), bool), k=1)
+    near &= np.maximum(r[:, None], r[None, :]) <= 1.6 * np.minimum(r[:, None], r[None, :]) + 1e-9
+    near &= (d_all <= 11.0 * rm_all + 1e-6) & (d_all >= 1.8 * rm_all - 1e-6)
+    for i, j in zip(*(idx.tolist() for idx in np.nonzero(near)), strict=True):
+        p, q = pips[i], pips[j]
+        if p.polarity != q.polarity:
+            continue
+        rm = (p.r + q.r) / 2
+        if max(p.r, q.r) > 1.6 * min(p.r, q.r):
+            continue
+        d = math.hypot(p.x - q.x, p.y - q.y)
+        if d > 11.0 * rm or d < 1.8 * rm:
+            continue
+        if not _same_shape(p, q, strict):
+            continue
+        contrast = min(p.contrast, q.contrast)
+        tol = max(18.0, 0.22 * contrast) * strict
+        if _colour_dist(p.face, q.face) > tol:
+            continue
+        if not _on_face_line(work, p, q, pip_mask, tol):
+            continue
+        a, b = find(i), find(j)
+        if a != b:
+            parent[a] = b
     groups: dict[int, list[Pip]] = {}
     for i in range(n):
         groups.setdefault(find(i), []).append(pips[i])

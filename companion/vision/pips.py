@@ -6,10 +6,16 @@ A pip is found with a morphological black-hat (dark pips) or top-hat (light pips
 pyramid levels, so pips from ~2 to ~20 px radius (at the 640-px working size) are all seen
 with one small kernel. Each blob then gets an ellipse from its second moments, its contrast
 against a ring around it and the colour of that ring (the face it sits on).
+
+Speed (the reader must keep up with a webcam): the ellipse hat is computed from rectangle
+dilations, blob statistics and moments from the set pixels in one pass (bincount) instead
+of per blob, and ring statistics from flat index offsets. Each gives the same numbers, bit
+for bit, as the plain OpenCV / numpy call it replaces (tests/vision/test_dice_reader.py).
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -72,18 +78,17 @@ def find_pips(
 ) -> tuple[list[Pip], dict[int, np.ndarray]]:
     """All pip-like blobs of both polarities in a (denoised) working-size image, and the
     full-resolution black-hat / top-hat responses (by polarity) for later checks."""
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_KERNEL, _KERNEL))
     h, w = bgr.shape[:2]
     found: list[Pip] = []
     responses: dict[int, np.ndarray] = {}
-    for polarity, op in ((DARK, cv2.MORPH_BLACKHAT), (LIGHT, cv2.MORPH_TOPHAT)):
+    for polarity, op in ((DARK, _BLACK_HAT), (LIGHT, _TOP_HAT)):
         grey = planes[polarity]
         img = grey
         for level in range(_LEVELS):
             if level:
                 img = cv2.pyrDown(img)
             f = 2.0**level
-            resp = cv2.morphologyEx(img, op, kernel)
+            resp = _hat(img, op)
             if level == 0:
                 responses[polarity] = resp
             for x, y, r, major, minor, angle in _blobs(resp, level, _MIN_RESPONSE):
@@ -94,6 +99,39 @@ def find_pips(
     return _dedupe(found), responses
 
 
+_BLACK_HAT, _TOP_HAT = 0, 1
+
+
+def _rects(kernel: np.ndarray) -> list[np.ndarray]:
+    """Centred rectangles whose union is the (symmetric, convex) ``kernel``: one per row
+    width. A dilation by a union is the maximum of the dilations, and rectangles are cheap."""
+    rows = kernel.sum(axis=1)
+    return [
+        cv2.getStructuringElement(cv2.MORPH_RECT, (int(w), int(np.sum(rows >= w))))
+        for w in sorted(set(rows.tolist()))
+    ]
+
+
+_RECTS = _rects(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_KERNEL, _KERNEL)))
+
+
+def _hat(img: np.ndarray, op: int) -> np.ndarray:
+    """``cv2.morphologyEx`` black-hat (or top-hat) with the 15 px ellipse, pixel for pixel,
+    from rectangle dilations and erosions (about a fifth faster)."""
+
+    def grow(a: np.ndarray, dilate: bool) -> np.ndarray:
+        out = None
+        for k in _RECTS:
+            r = cv2.dilate(a, k) if dilate else cv2.erode(a, k)
+            out = r if out is None else (cv2.max(out, r) if dilate else cv2.min(out, r))
+        assert out is not None
+        return out
+
+    if op == _BLACK_HAT:
+        return cv2.subtract(grow(grow(img, True), False), img)
+    return cv2.subtract(img, grow(grow(img, False), True))
+
+
 def _blobs(
     resp: np.ndarray, level: int, threshold: int
 ) -> list[tuple[float, float, float, float, float, float]]:
@@ -102,9 +140,14 @@ def _blobs(
     out: list[tuple[float, float, float, float, float, float]] = []
     amin = 5 if level == 0 else 12
     mask = (resp > threshold).astype(np.uint8)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    # labels only: the statistics are cheaper from the few set pixels than from OpenCV
+    n, labels = cv2.connectedComponents(mask, connectivity=8)
     if n <= 1:
         return out
+    nz = cv2.findNonZero(mask).reshape(-1, 2)
+    xs, ys = nz[:, 0], nz[:, 1]
+    lab = labels[ys, xs]
+    stats = _stats(n, lab, xs, ys)
     area = stats[1:, cv2.CC_STAT_AREA]
     bw = stats[1:, cv2.CC_STAT_WIDTH]
     bh = stats[1:, cv2.CC_STAT_HEIGHT]
@@ -116,15 +159,30 @@ def _blobs(
     # touching pips (the close rows of a 6) make one blob, split below; other blobs too
     # big, too thin or too small are not pips
     split = small & ~good & (area >= 3 * amin) & (area <= 5 * 150)
-    for i in np.flatnonzero(good | split) + 1:
-        x0, y0 = stats[i, cv2.CC_STAT_LEFT], stats[i, cv2.CC_STAT_TOP]
-        sw, sh = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
-        sub = labels[y0 : y0 + sh, x0 : x0 + sw] == i
-        if good[i - 1]:
-            e = _ellipse(sub.astype(np.uint8))
+    wanted = np.concatenate([[False], good | split])
+    if not wanted.any():
+        return out
+    # moments and peaks of every wanted blob at once (sums of integers: exact in float64,
+    # the same numbers cv2.moments gives blob by blob)
+    sel = wanted[lab]
+    lab, xs, ys = lab[sel], xs[sel], ys[sel]
+    xl = (xs - stats[lab, cv2.CC_STAT_LEFT]).astype(np.float64)
+    yl = (ys - stats[lab, cv2.CC_STAT_TOP]).astype(np.float64)
+    sums = [np.bincount(lab, w, minlength=n).tolist()
+            for w in (xl, yl, xl * xl, yl * yl, xl * yl)]  # fmt: skip
+    peaks = np.zeros(n, resp.dtype)
+    np.maximum.at(peaks, lab, resp[ys, xs])
+    stat_rows, good_l, peaks_l = stats.tolist(), good.tolist(), peaks.tolist()
+    for i in np.flatnonzero(wanted).tolist():
+        x0, y0, sw, sh, a = stat_rows[i]
+        if good_l[i - 1]:
+            e = _ellipse_of(float(a), *(v[i] for v in sums))
             if e is not None:
                 out.append((x0 + e[0], y0 + e[1], *e[2:]))
                 continue
+        if peaks_l[i] < 2 * _MIN_RESPONSE:
+            continue
+        sub = labels[y0 : y0 + sh, x0 : x0 + sw] == i
         # split: threshold again at half the blob's peak
         r_sub = np.where(sub, resp[y0 : y0 + sh, x0 : x0 + sw], 0)
         peak = int(r_sub.max())
@@ -132,19 +190,55 @@ def _blobs(
             continue
         m2 = (r_sub > peak // 2).astype(np.uint8)
         k, lab2, st2, _ = cv2.connectedComponentsWithStats(m2, connectivity=8)
+        st2_rows = st2.tolist()
         for j in range(1, k):
-            a2, w2, h2 = st2[j, cv2.CC_STAT_AREA], st2[j, cv2.CC_STAT_WIDTH], st2[j, 3]
+            xs0, ys0, w2, h2, a2 = st2_rows[j][:5]
             if a2 < amin or a2 > 150 or w2 > _KERNEL - 1 or h2 > _KERNEL - 1:
                 continue
             if a2 / max(w2 * h2, 1) <= 0.45 or min(w2, h2) / max(w2, h2) <= 0.3:
                 continue
-            xs0, ys0 = st2[j, cv2.CC_STAT_LEFT], st2[j, cv2.CC_STAT_TOP]
             e = _ellipse((lab2[ys0 : ys0 + h2, xs0 : xs0 + w2] == j).astype(np.uint8))
             if e is not None:
                 # the half-peak blob is smaller than the pip: grow its radius back a little
                 out.append((x0 + xs0 + e[0], y0 + ys0 + e[1], e[2] * 1.15, e[3] * 1.15,
                             e[4] * 1.15, e[5]))  # fmt: skip
     return out
+
+
+def _stats(n: int, lab: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """What ``cv2.connectedComponentsWithStats`` gives (left, top, width, height, area per
+    label), from the labels of the set pixels."""
+    left = np.full(n, np.iinfo(np.int32).max, np.int32)
+    top = left.copy()
+    right = np.full(n, -1, np.int32)
+    bottom = right.copy()
+    np.minimum.at(left, lab, xs)
+    np.maximum.at(right, lab, xs)
+    np.minimum.at(top, lab, ys)
+    np.maximum.at(bottom, lab, ys)
+    area = np.bincount(lab, minlength=n).astype(np.int32)
+    return np.stack([left, top, right - left + 1, bottom - top + 1, area], axis=1)
+
+
+def _ellipse_of(
+    a: float, m10: float, m01: float, m20: float, m02: float, m11: float
+) -> tuple[float, float, float, float, float, float] | None:
+    """:func:`_ellipse` from a blob's raw moments (as cv2.moments computes its central ones)."""
+    if a <= 0:
+        return None
+    inv = 1.0 / a
+    mu20 = (m20 - m10 * (m10 * inv)) / a
+    mu02 = (m02 - m01 * (m01 * inv)) / a
+    mu11 = (m11 - m10 * (m01 * inv)) / a
+    common = math.sqrt(max(0.0, ((mu20 - mu02) / 2) ** 2 + mu11**2))
+    major = 2 * math.sqrt(max((mu20 + mu02) / 2 + common, 1e-6))
+    minor = 2 * math.sqrt(max((mu20 + mu02) / 2 - common, 1e-6))
+    angle = 0.5 * math.atan2(2 * mu11, mu20 - mu02)
+    if minor / major < 0.35:
+        return None
+    if a / (math.pi * major * minor) < 0.7:  # not an ellipse
+        return None
+    return m10 / a, m01 / a, math.sqrt(a / math.pi), major, minor, angle
 
 
 def _ellipse(sub: np.ndarray) -> tuple[float, float, float, float, float, float] | None:
@@ -162,26 +256,42 @@ def _describe(
 ) -> Pip | None:  # fmt: skip
     h, w = grey.shape
     rr = round(max(r, 1.5) * 4) / 4  # quarter-pixel radii share their masks
-    reach, inner, ring = _masks(rr)
+    reach, inner, ring = _offsets(round(rr * 4), w)
     xi, yi = round(x), round(y)
     if xi - reach < 0 or yi - reach < 0 or xi + reach >= w or yi + reach >= h:
         return None  # too close to the picture's edge to judge
-    g = grey[yi - reach : yi + reach + 1, xi - reach : xi + reach + 1]
-    ring_vals = np.sort(g[ring])
+    # the disc and ring as flat indices into the image: the same pixels, in the same order,
+    # as the boolean masks over a window around the pip
+    centre = yi * w + xi
+    g = grey.reshape(-1)
+    ring_vals = g[ring + centre]
     k = len(ring_vals)
-    q25, q50, q75 = (float(ring_vals[(k - 1) * q // 4]) for q in (1, 2, 3))
-    pip_grey = float(g[inner].mean())
+    quarters = [(k - 1) * q // 4 for q in (1, 2, 3)]
+    ring_vals = np.partition(ring_vals, quarters)  # those ranks in place: as a full sort
+    q25, q50, q75 = (float(ring_vals[i]) for i in quarters)
+    pip_grey = float(g[inner + centre].mean())
     # a thin ring close to the pip: near a die's edge a wider one would reach the bevel
     face_grey = q50
     contrast = (face_grey - pip_grey) if polarity == DARK else (pip_grey - face_grey)
     if contrast < 20:
         return None
-    face = np.median(bgr[yi - reach : yi + reach + 1, xi - reach : xi + reach + 1][ring], axis=0)
+    face = _median_rows(bgr.reshape(-1, 3)[ring + centre])
     return Pip(
         float(x), float(y), float(r), float(major), float(minor), float(angle), polarity,
         float(contrast), (float(face[0]), float(face[1]), float(face[2])), face_grey,
         pip_grey, float(q75 - q25), level,
     )  # fmt: skip
+
+
+def _median_rows(vals: np.ndarray) -> tuple[float, float, float]:
+    """``np.median(vals, axis=0)`` of a k x 3 array, without its overhead (same numbers)."""
+    k = len(vals)
+    if k % 2:
+        mid = np.partition(vals, k // 2, axis=0)[k // 2]
+        return float(mid[0]), float(mid[1]), float(mid[2])
+    part = np.partition(vals, (k // 2 - 1, k // 2), axis=0)
+    lo, hi = part[k // 2 - 1].tolist(), part[k // 2].tolist()
+    return ((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2)
 
 
 def _make_masks(rr: float) -> tuple[int, np.ndarray, np.ndarray]:
@@ -205,33 +315,49 @@ def _masks(rr: float) -> tuple[int, np.ndarray, np.ndarray]:
     return found if found is not None else _make_masks(rr)
 
 
+@functools.lru_cache(maxsize=512)
+def _offsets(key: int, width: int) -> tuple[int, np.ndarray, np.ndarray]:
+    """:func:`_masks` for radius ``key / 4`` as flat index offsets in an image ``width`` px
+    wide: reach, the inner disc's offsets and the ring's (row-major order)."""
+    reach, inner, ring = _masks(key / 4)
+
+    def flat(mask: np.ndarray) -> np.ndarray:
+        ys, xs = np.nonzero(mask)
+        off = (ys - reach) * width + (xs - reach)
+        off.flags.writeable = False
+        return off
+
+    return reach, flat(inner), flat(ring)
+
+
 def _dedupe(pips: list[Pip]) -> list[Pip]:
     """One candidate per blob: the same pip is often seen at two pyramid levels."""
     pips = sorted(pips, key=lambda p: -p.contrast)
-    kept: list[Pip] = []
-    for p in pips:
-        if any(
-            q.polarity == p.polarity and math.hypot(q.x - p.x, q.y - p.y) < max(q.r, p.r)
-            for q in kept
-        ):
-            continue
-        # a light blob sitting inside a dark one (or the reverse) is the same structure
-        if any(
-            q.polarity != p.polarity and math.hypot(q.x - p.x, q.y - p.y) < 0.7 * min(q.r, p.r)
-            for q in kept
-        ):
-            continue
-        kept.append(p)
+    n = len(pips)
+    if n == 0:
+        return []
+    x = np.array([p.x for p in pips])
+    y = np.array([p.y for p in pips])
+    r = np.array([p.r for p in pips])
+    pol = np.array([p.polarity for p in pips])
+    con = np.array([p.contrast for p in pips])
+    dist = np.hypot(x[:, None] - x[None, :], y[:, None] - y[None, :])
+    same = pol[:, None] == pol[None, :]
+    # p (row) is the same structure as an earlier, stronger q (column): a blob seen at two
+    # levels, or a light blob sitting inside a dark one (or the reverse)
+    clash = np.where(same, dist < np.maximum(r[:, None], r[None, :]),
+                     dist < 0.7 * np.minimum(r[:, None], r[None, :]))  # fmt: skip
+    clash &= np.tri(n, k=-1, dtype=bool)
+    keep = np.zeros(n, bool)
+    for i in range(n):
+        keep[i] = not keep[clash[i]].any()
     # a blob holding smaller, stronger blobs of the other polarity is a die body, not a pip
     # (a glossy pip's highlight is the other way round: weaker than the pip around it)
-    return [
-        p
-        for p in kept
-        if not any(
-            q.polarity != p.polarity
-            and q.r < 0.6 * p.r
-            and q.contrast > 1.2 * p.contrast
-            and math.hypot(q.x - p.x, q.y - p.y) < 0.9 * p.r
-            for q in kept
-        )
-    ]
+    body = (
+        ~same
+        & (r[None, :] < 0.6 * r[:, None])
+        & (con[None, :] > 1.2 * con[:, None])
+        & (dist < 0.9 * r[:, None])
+        & keep[None, :]
+    ).any(axis=1)
+    return [p for i, p in enumerate(pips) if keep[i] and not body[i]]

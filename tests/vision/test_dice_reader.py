@@ -253,3 +253,64 @@ def test_grey_input_and_bad_shapes() -> None:
     assert read_pips(grey).values() == [6]
     with pytest.raises(ValueError):
         read_pips(np.zeros((4, 4, 2), np.uint8))
+
+
+# -- fast paths: the same numbers as the plain OpenCV / numpy calls they replace --------------
+def _pip_planes(seed: int) -> tuple[np.ndarray, dict]:
+    from companion.vision.pips import intensities
+
+    image, _ = render_dice([1, 3, 5, 6], seed=seed, table="wood", die_px=48)
+    work = cv2.medianBlur(image, 3)
+    return work, intensities(work)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_rectangle_morphology_is_the_ellipse_hat(seed: int) -> None:
+    from companion.vision.pips import _BLACK_HAT, _KERNEL, _TOP_HAT, DARK, LIGHT, _hat
+
+    _, planes = _pip_planes(seed)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_KERNEL, _KERNEL))
+    for plane, op, ref in ((DARK, _BLACK_HAT, cv2.MORPH_BLACKHAT),
+                           (LIGHT, _TOP_HAT, cv2.MORPH_TOPHAT)):  # fmt: skip
+        img = planes[plane]
+        for _ in range(3):
+            assert np.array_equal(_hat(img, op), cv2.morphologyEx(img, ref, kernel))
+            img = cv2.pyrDown(img)
+
+
+def test_blob_statistics_match_opencv() -> None:
+    from companion.vision.pips import _BLACK_HAT, DARK, _hat, _stats
+
+    _, planes = _pip_planes(5)
+    mask = (_hat(planes[DARK], _BLACK_HAT) > 16).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    assert n > 5
+    nz = cv2.findNonZero(mask).reshape(-1, 2)
+    mine = _stats(n, labels[nz[:, 1], nz[:, 0]], nz[:, 0], nz[:, 1])
+    assert np.array_equal(mine[1:], stats[1:])
+
+
+def test_blob_ellipse_matches_cv2_moments() -> None:
+    from companion.vision.pips import _ellipse, _ellipse_of
+
+    rng = np.random.default_rng(7)
+    for _ in range(50):
+        sub = np.zeros((13, 13), np.uint8)
+        cv2.ellipse(sub, (6, 6), (int(rng.integers(2, 6)), int(rng.integers(2, 6))),
+                    float(rng.uniform(0, 180)), 0, 360, 1, -1)  # fmt: skip
+        ys, xs = np.nonzero(sub)
+        xf, yf = xs.astype(float), ys.astype(float)
+        sums = [float(v.sum()) for v in (xf, yf, xf * xf, yf * yf, xf * yf)]
+        assert _ellipse_of(float(len(xs)), *sums) == _ellipse(sub)
+
+
+def test_pip_candidates_are_deduplicated_like_before() -> None:
+    """The vectorised :func:`_dedupe` keeps what the pairwise loop kept."""
+    from companion.vision.pips import _dedupe, find_pips
+
+    work, planes = _pip_planes(3)
+    pips, _ = find_pips(work, planes)
+    again = _dedupe(list(reversed(pips)) + pips)
+    assert sorted((p.x, p.y, p.polarity) for p in again) == sorted(
+        (p.x, p.y, p.polarity) for p in pips
+    )
