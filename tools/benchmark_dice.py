@@ -15,7 +15,8 @@ Matching: a reading matches a label when its (x, y) lies inside the label's box 
 50 %, one-to-one, greedily by distance to the box centre.
 
 Held-out photos (never tune on them): webcam-white split ``valid``; tabletop-augmented splits
-``valid`` and ``test``. Everything else is ``train``. The synthetic set is seeded renders
+``valid`` and ``test`` when present, and a fixed quarter of its ``train`` photos (source
+number a multiple of 4), since the shared folder holds only ``train``. Everything else is ``train``. The synthetic set is seeded renders
 (top-down) from companion.devices.synthetic.render_dice.
 """
 
@@ -25,6 +26,7 @@ import argparse
 import csv
 import json
 import math
+import re
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -146,13 +148,23 @@ def match(
 
 
 # -- data -------------------------------------------------------------------------------------
+def _held_quarter(set_name: str, image: str) -> bool:
+    """tabletop-augmented ships only its train split (its valid/test splits are not in the
+    shared folder), so a fixed quarter of it is held out here: the photos whose source
+    number (dice_<n>_...) is a multiple of 4. Never tune on them."""
+    if set_name != "tabletop-augmented":
+        return False
+    match = re.search(r"dice_(\d+)_", image)
+    return bool(match) and int(match.group(1)) % 4 == 0
+
+
 def photo_samples(data: Path, set_name: str, split: str, limit: int | None) -> Iterator[Sample]:
     folder = data / set_name
     rows = list(csv.DictReader((folder / "manifest.csv").open(encoding="utf-8")))
     held = HELDOUT[set_name]
     count = 0
     for row in rows:
-        is_held = row["split"] in held
+        is_held = row["split"] in held or _held_quarter(set_name, row["image"])
         if (split == "train" and is_held) or (split == "heldout" and not is_held):
             continue
         img = cv2.imread(str(folder / row["image"]), cv2.IMREAD_COLOR)
