@@ -16,8 +16,9 @@ Matching: a reading matches a label when its (x, y) lies inside the label's box 
 
 Held-out photos (never tune on them): webcam-white split ``valid``; tabletop-augmented splits
 ``valid`` and ``test`` when present, and a fixed quarter of its ``train`` photos (source
-number a multiple of 4), since the shared folder holds only ``train``. Everything else is ``train``. The synthetic set is seeded renders
-(top-down) from companion.devices.synthetic.render_dice.
+number a multiple of 4), since the shared folder holds only ``train``. Everything else is
+``train``. The synthetic set is seeded renders (top-down) from
+companion.devices.synthetic.render_dice.
 """
 
 from __future__ import annotations
