@@ -14,7 +14,7 @@ def test_ruff_finds_nothing() -> None:
     ruff = shutil.which("ruff", path=str(Path(sys.executable).parent)) or shutil.which("ruff")
     assert ruff, "ruff is missing: it comes with the dev extra (./setup.sh test installs it)"
     proc = subprocess.run(
-        [ruff, "check", "--no-cache", "companion", "tests"], cwd=ROOT, capture_output=True,
+        [ruff, "check", "--no-cache", "companion", "tests", "tools"], cwd=ROOT, capture_output=True,
         text=True,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
