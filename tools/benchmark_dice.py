@@ -42,6 +42,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from scoring import Counts  # noqa: E402
+
 from companion.devices.synthetic import render_dice  # noqa: E402
 from companion.vision.dice import read_pips  # noqa: E402
 from companion.vision.observation import DiceObservation, DieReading  # noqa: E402
@@ -68,41 +70,23 @@ class Sample:
 
 
 @dataclass
-class Tally:
-    images: int = 0
-    dice: int = 0
-    correct: int = 0
-    silent_wrong: int = 0
-    asked: int = 0
-    missed: int = 0
-    ghosts: int = 0
-    exact: int = 0
-    seconds: float = 0.0
+class Tally(Counts):
     failures: list[str] = field(default_factory=list)
 
     def add(self, sample: Sample, obs: DiceObservation, seconds: float) -> None:
-        self.images += 1
-        self.dice += len(sample.labels)
-        self.seconds += seconds
-        pairs, ghosts = match(sample.labels, list(obs.dice))
-        self.missed += len(sample.labels) - len(pairs)
-        self.ghosts += ghosts
-        ok_image = ghosts == 0 and len(pairs) == len(sample.labels)
-        for label, die in pairs:
-            if die.uncertain:
-                self.asked += 1
-                ok_image = False
-            elif die.value == label.value:
-                self.correct += 1
-            else:
-                self.silent_wrong += 1
-                ok_image = False
-                self.failures.append(
-                    f"{sample.name}: silent wrong {die.value} for {label.value} at "
-                    f"({die.x:.0f},{die.y:.0f})"
-                )
-        if ok_image:
-            self.exact += 1
+        pairs, _ghosts = match(sample.labels, list(obs.dice))
+        index = {id(label): i for i, label in enumerate(sample.labels)}
+        wrong = self.score(
+            [label.value for label in sample.labels],
+            [(index[id(label)], die) for label, die in pairs],
+            len(obs.dice),
+            seconds,
+        )
+        for i, die in wrong:
+            self.failures.append(
+                f"{sample.name}: silent wrong {die.value} for {sample.labels[i].value} at "
+                f"({die.x:.0f},{die.y:.0f})"
+            )
 
     def row(self, name: str) -> str:
         d = max(self.dice, 1)

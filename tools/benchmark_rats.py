@@ -42,6 +42,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from scoring import Counts  # noqa: E402
+
 from companion.vision.observation import DiceObservation  # noqa: E402
 from companion.vision.rat_render import (  # noqa: E402
     LIGHTINGS,
@@ -59,22 +61,9 @@ ENGRAVED = RatStyle(mark_colour=(62, 66, 72), rat_scale=1.1, two_layout="side", 
 
 
 @dataclass
-class Tally:
-    images: int = 0
-    dice: int = 0
-    correct: int = 0
-    silent_wrong: int = 0
-    asked: int = 0
-    missed: int = 0
-    ghosts: int = 0
-    exact: int = 0
-    seconds: float = 0.0
-
+class Tally(Counts):
     def add(self, obs: DiceObservation, truths: list[RatTruth], seconds: float) -> list[str]:
         """Count one picture; returns a line per silent wrong die (for the log)."""
-        self.images += 1
-        self.seconds += seconds
-        self.dice += len(truths)
         pairs = []
         for i, t in enumerate(truths):
             for j, d in enumerate(obs.dice):
@@ -84,35 +73,18 @@ class Tally:
         pairs.sort()
         used_t: set[int] = set()
         used_d: set[int] = set()
-        match: dict[int, int] = {}
+        matched = []
         for _dist, i, j in pairs:
             if i not in used_t and j not in used_d:
                 used_t.add(i)
                 used_d.add(j)
-                match[i] = j
-        ok = True
-        wrong = []
-        for i, t in enumerate(truths):
-            if i not in match:
-                self.missed += 1
-                ok = False
-                continue
-            d = obs.dice[match[i]]
-            if d.uncertain:
-                self.asked += 1
-                ok = False
-            elif d.value == t.value:
-                self.correct += 1
-            else:
-                self.silent_wrong += 1
-                ok = False
-                wrong.append(f"die at ({t.x:.0f}, {t.y:.0f}) shows {t.value}, read {d.value} "
-                             f"(confidence {d.confidence:.2f})")  # fmt: skip
-        ghosts = len(obs.dice) - len(used_d)
-        self.ghosts += ghosts
-        if ok and ghosts == 0:
-            self.exact += 1
-        return wrong
+                matched.append((i, obs.dice[j]))
+        wrong = self.score([t.value for t in truths], matched, len(obs.dice), seconds)
+        return [
+            f"die at ({truths[i].x:.0f}, {truths[i].y:.0f}) shows {truths[i].value}, read "
+            f"{d.value} (confidence {d.confidence:.2f})"
+            for i, d in wrong
+        ]
 
     def row(self, name: str) -> str:
         n = max(1, self.dice)
