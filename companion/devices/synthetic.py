@@ -365,17 +365,25 @@ def _place(
         raise ValueError(f"dice of {side:.0f} px do not fit in a {w}x{h} picture")
     spots: list[tuple[float, float, float]] = []
     for _ in range(count):
-        for _attempt in range(5000):
-            x, y = rng.uniform(margin, w - margin), rng.uniform(margin, h - margin)
-            if all(math.hypot(x - px, y - py) >= gap for px, py, _ in spots):
-                spots.append((x, y, rng.uniform(0, 360)))
-                break
-        else:
-            raise ValueError(
-                f"cannot place {count} dice of {side:.0f} px apart in a {w}x{h} picture: "
-                "use fewer or smaller dice"
-            )
+        _add_spot(rng, spots, size, margin, gap, count, side)
     return spots
+
+
+def _add_spot(
+    rng: Any, spots: list[tuple[float, float, float]], size: tuple[int, int], margin: float,
+    gap: float, count: int, side: float,
+) -> None:
+    """Append one random (x, y, angle) at least ``gap`` from every spot already taken."""
+    w, h = size
+    for _attempt in range(5000):
+        x, y = rng.uniform(margin, w - margin), rng.uniform(margin, h - margin)
+        if all(math.hypot(x - px, y - py) >= gap for px, py, _ in spots):
+            spots.append((x, y, rng.uniform(0, 360)))
+            return
+    raise ValueError(
+        f"cannot place {count} dice of {side:.0f} px apart in a {w}x{h} picture: "
+        "use fewer or smaller dice"
+    )
 
 
 def default_die_px(size: tuple[int, int]) -> float:

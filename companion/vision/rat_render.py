@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from companion.devices.frames import _cv2, _numpy
 from companion.devices.synthetic import (
     TABLES,
+    _add_spot,
     _rounded_square,
     _smooth_noise,
     _table_layers,
@@ -287,16 +288,7 @@ def _place(rng: Any, count: int, size: tuple[int, int], side: float, touching: b
                 raise ValueError(f"cannot place {count} touching dice in a {w}x{h} picture")
             i += 2
             continue
-        for _attempt in range(5000):
-            x, y = rng.uniform(margin, w - margin), rng.uniform(margin, h - margin)
-            if all(math.hypot(x - px, y - py) >= gap for px, py, _ in spots):
-                spots.append((x, y, rng.uniform(0, 360)))
-                break
-        else:
-            raise ValueError(
-                f"cannot place {count} dice of {side:.0f} px apart in a {w}x{h} picture: "
-                "use fewer or smaller dice"
-            )
+        _add_spot(rng, spots, (w, h), margin, gap, count, side)
         i += 1
     return spots
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import queue
 import threading
 import time
 from pathlib import Path
@@ -16,30 +15,10 @@ from companion.devices.events import CameraProblem, FrameEvent
 from companion.devices.frames import FolderSource
 from companion.devices.synthetic import SyntheticSource
 from companion.devices.worker import CameraWorker
+from tests.waiting import next_event, wait_for
 
 from .conftest import drain
 from .test_synthetic import dark_pips
-
-
-def wait_for(predicate, timeout: float = 2.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.005)
-    return predicate()
-
-
-def next_event(events: queue.Queue, kind: type, timeout: float = 2.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            event = events.get(timeout=max(0.0, deadline - time.monotonic()))
-        except queue.Empty:
-            break
-        if isinstance(event, kind):
-            return event
-    raise AssertionError(f"no {kind.__name__} within {timeout} s")
 
 
 @pytest.fixture

@@ -34,6 +34,7 @@ from companion.vision.settle import (
     match_dice,
 )
 from companion.vision.worker import DiceWorker
+from tests.waiting import next_event
 
 SIZE = (320, 240)  # small frames keep the suite fast
 SIDE = 29.0  # 12 % of the short side, as the synthetic camera draws them
@@ -473,26 +474,6 @@ def test_bad_settings_are_refused(kwargs) -> None:
 # -- the worker --------------------------------------------------------------------------------
 FAST = SettleConfig(still_for=0.1)
 
-
-def wait_for(predicate, timeout: float = 3.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.005)
-    return predicate()
-
-
-def next_event(events: queue.Queue, kind: type, timeout: float = 3.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            event = events.get(timeout=max(0.0, deadline - time.monotonic()))
-        except queue.Empty:
-            break
-        if isinstance(event, kind):
-            return event
-    raise AssertionError(f"no {kind.__name__} within {timeout} s")
 
 
 def drain(events: queue.Queue) -> list[object]:
