@@ -114,7 +114,9 @@ def _run(options: RunOptions) -> int:
         from .ui.i18n import Translator
         from .ui.intents import InputMap
         from .ui.loop import Loop
+        from .ui.sound import open_speaker
 
+        speaker = open_speaker(config)
         hardware = Hardware(
             buttons=buttons,
             buttons_kind="simulated" if simulated else "real",
@@ -123,6 +125,7 @@ def _run(options: RunOptions) -> int:
             source=source,
             worker=worker,
             muted=not config.sound.enabled,
+            sound=speaker,
         )
         ctx = AppContext(config=config, journal=journal, registry=registry, referee=referee,
                          hardware=hardware, tr=Translator(config.ui.language), demo=options.demo)

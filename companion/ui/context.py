@@ -45,6 +45,8 @@ class Hardware:
         source: Any = None,
         worker: Any = None,
         muted: bool = False,
+        sound: Any = None,
+        dice: Any = None,
     ) -> None:
         self.buttons = buttons
         self.buttons_kind = buttons_kind  # "simulated" or "real"
@@ -53,6 +55,8 @@ class Hardware:
         self.source = source
         self.worker = worker
         self.muted = muted
+        self.sound = sound  # the speaker (companion.ui.sound), None: no speaker
+        self.dice = dice  # the DiceWorker (companion.vision.worker), None: no dice reading
 
     @property
     def simulated_buttons(self) -> Any:
@@ -74,12 +78,16 @@ class Hardware:
         return True
 
     def beep(self, pattern: str) -> None:
-        if self.muted or self.buzzer is None:
+        """Play a named pattern on the buzzer and the matching sound on the speaker."""
+        if self.muted:
             return
-        try:
-            self.buzzer.play(pattern)
-        except Exception:
-            log.exception("buzzer pattern %s failed", pattern)
+        for part in (self.buzzer, self.sound):
+            if part is None:
+                continue
+            try:
+                part.play(pattern)
+            except Exception:
+                log.exception("%s pattern %s failed", type(part).__name__, pattern)
 
     def set_muted(self, muted: bool) -> None:
         self.muted = muted
@@ -100,7 +108,8 @@ class Hardware:
             return (0, None)
 
     def close(self) -> None:
-        parts = ((self.worker, "stop"), (self.buttons, "close"), (self.buzzer, "close"))
+        parts = ((self.dice, "stop"), (self.worker, "stop"), (self.buttons, "close"),
+                 (self.buzzer, "close"), (self.sound, "close"))
         for part, method in parts:
             if part is None:
                 continue

@@ -162,6 +162,20 @@ EN: dict[str, str] = {
     "demo.keys": "Demo: Y N D U = buttons · R = roll · Q = quit",
 }
 
+def _merge_parts() -> None:
+    """Each feature keeps its own words in companion/ui/words/<part>.py (FR and EN dicts)."""
+    from .words import PARTS
+
+    for part in PARTS:
+        for table, extra in ((FR, part.FR), (EN, part.EN)):
+            clash = set(table) & set(extra)
+            if clash:
+                raise RuntimeError(f"{part.__name__} redefines {sorted(clash)}")
+            table.update(extra)
+
+
+_merge_parts()
+
 TABLES: Mapping[str, Mapping[str, str]] = {"fr": FR, "en": EN}
 LANGUAGES = tuple(TABLES)
 

@@ -1,0 +1,7 @@
+"""Words of the settings screens (French first: the games' own language)."""
+
+from __future__ import annotations
+
+FR: dict[str, str] = {}
+
+EN: dict[str, str] = {}
