@@ -40,6 +40,7 @@ log = logging.getLogger(__name__)
 APP_NAME = "table-companion"
 CONFIG_NAME = "config.toml"
 JOURNAL_NAME = "journal.sqlite3"
+BOARDS_DIR = "boards"
 
 BUTTON_KINDS = ("auto", "real", "simulated")
 BUZZER_KINDS = ("active", "passive", "none")
@@ -67,7 +68,14 @@ class DevicesConfig:
 
 @dataclass(frozen=True)
 class SoundConfig:
-    enabled: bool = True
+    enabled: bool = True  # false: total silence (buzzer and speaker)
+    speaker: bool = True  # false: the speaker is silent, the buzzer still beeps
+    volume: int = 70  # speaker volume, percent
+
+
+@dataclass(frozen=True)
+class GamesConfig:
+    docte_rat_board: str = ""  # a board file; "" = the standard board
 
 
 @dataclass(frozen=True)
@@ -92,11 +100,17 @@ class Config:
     pins: Mapping[str, int] = field(default_factory=_default_pins)
     sound: SoundConfig = field(default_factory=SoundConfig)
     ui: UIConfig = field(default_factory=UIConfig)
+    games: GamesConfig = field(default_factory=GamesConfig)
     created: bool = False  # True when this load wrote the default file
 
     @property
     def journal_path(self) -> Path:
         return self.state_dir / JOURNAL_NAME
+
+    @property
+    def boards_dir(self) -> Path:
+        """Where a table's own board files go: a ``boards`` folder beside the config file."""
+        return self.path.parent / BOARDS_DIR
 
     def replace(self, **changes: Any) -> Config:
         return dataclasses.replace(self, **changes)
@@ -181,8 +195,19 @@ undo = {undo}
 buzzer = {pin_buzzer}
 
 [sound]
-# false mutes the buzzer and the beeps.
+# false: total silence (the buzzer and the speaker). To silence only one of them:
+# devices.buzzer = "none" silences the buzzer, speaker = false silences the speaker.
 enabled = {sound}
+# The speaker (HDMI, 3.5 mm jack or USB audio) plays the buzzer's patterns as soft tones.
+speaker = {speaker}
+# Speaker volume in percent, 0 to 100.
+volume = {volume}
+
+[games]
+# Le Docte Rat board: "" for the standard board, or the path of a board file (the
+# board.txt format; put your own in the "boards" folder beside this file, the Settings
+# screen lists them).
+docte_rat_board = {docte_rat_board}
 
 [ui]
 # Language of the screens: "fr" (the games' own language) or "en".
@@ -224,6 +249,9 @@ def default_text(pins: Mapping[str, int] | None = None) -> str:
         undo=p["undo"],
         pin_buzzer=p["buzzer"],
         sound=_toml(SoundConfig().enabled),
+        speaker=_toml(SoundConfig().speaker),
+        volume=SoundConfig().volume,
+        docte_rat_board=_toml(GamesConfig().docte_rat_board),
         language=UIConfig().language,
     )
 
@@ -282,6 +310,12 @@ def _source(v: Any) -> str:
     raise _Bad('"auto", "picamera", "webcam", "synthetic", a folder or a video file')
 
 
+def _file_or_empty(v: Any) -> str:
+    if isinstance(v, str):
+        return v.strip()
+    raise _Bad('"" (the standard board) or the path of a board file in quotes')
+
+
 def _pin(v: Any) -> int:
     if isinstance(v, int) and not isinstance(v, bool) and 2 <= v <= 27:
         return v
@@ -304,8 +338,9 @@ _SCHEMA: dict[str, dict[str, Callable[[Any], Any]]] = {
         "hold_time": _seconds(0.2, 10.0),
     },
     "pins": {key: _pin for key in PIN_KEYS},
-    "sound": {"enabled": _bool},
+    "sound": {"enabled": _bool, "speaker": _bool, "volume": _int_in(0, 100)},
     "ui": {"language": _one_of(*LANGUAGES)},
+    "games": {"docte_rat_board": _file_or_empty},
 }
 
 _ENV_OVERRIDES = {
@@ -408,6 +443,7 @@ def load_config(path: str | Path | None = None, env: Mapping[str, str] = os.envi
         pins=MappingProxyType(dict(pins)),
         sound=SoundConfig(**values["sound"]),
         ui=UIConfig(**values["ui"]),
+        games=GamesConfig(**values["games"]),
         created=created,
     )
 

@@ -12,6 +12,7 @@ from companion.config import (
     Config,
     DevicesConfig,
     DisplayConfig,
+    GamesConfig,
     SoundConfig,
     UIConfig,
     load_config,
@@ -42,7 +43,7 @@ def test_first_run_writes_a_commented_file_that_reads_back_as_the_defaults(tmp_p
     text = path.read_text(encoding="utf-8")
     # every key is explained by a comment somewhere above it in its section
     data = tomllib.loads(text)
-    assert set(data) == {"display", "devices", "pins", "sound", "ui"}
+    assert set(data) == {"display", "devices", "pins", "sound", "ui", "games"}
     comments = [line for line in text.splitlines() if line.startswith("#")]
     assert len(comments) >= 15
     assert 'language = "fr"' in text and "rotation = 0" in text
@@ -172,3 +173,49 @@ def test_a_missing_key_is_added_to_its_section(tmp_path: Path) -> None:
     assert data["ui"] == {"language": "en"}
     assert data["display"] == {"fps": 60, "rotation": 180}
     assert isinstance(config, Config)
+
+
+def test_speaker_volume_and_board_file_keys(tmp_path: Path) -> None:
+    """The speaker can be silenced apart from the buzzer; a board file is a path or ""."""
+    config = load_config(env=env_for(tmp_path))
+    text = config.path.read_text(encoding="utf-8")
+    data = tomllib.loads(text)
+    assert data["sound"] == {"enabled": True, "speaker": True, "volume": 70}
+    assert data["games"] == {"docte_rat_board": ""}
+    assert config.games == GamesConfig() and config.games.docte_rat_board == ""
+    assert config.boards_dir == tmp_path / "boards"
+    board = str(tmp_path / "boards" / "ours.txt")
+    config = save_setting(config, "sound", "speaker", False)
+    config = save_setting(config, "sound", "volume", 35)
+    config = save_setting(config, "games", "docte_rat_board", board)
+    reread = load_config(env=env_for(tmp_path))
+    assert reread.sound == SoundConfig(enabled=True, speaker=False, volume=35)
+    assert reread.games.docte_rat_board == board
+    # comments kept: the [games] section still explains itself
+    after = config.path.read_text(encoding="utf-8")
+    assert [ln for ln in text.splitlines() if ln.startswith("#")] == [
+        ln for ln in after.splitlines() if ln.startswith("#")]
+
+
+@pytest.mark.parametrize(("toml", "named", "fix"), [
+    ("[sound]\nspeaker = 1\n", "sound.speaker = 1", "true or false"),
+    ("[sound]\nvolume = 120\n", "sound.volume = 120", "from 0 to 100"),
+    ("[games]\ndocte_rat_board = 3\n", "games.docte_rat_board = 3", "path of a board file"),
+    ("[games]\nboard = \"x.txt\"\n", "games.board", "known keys"),
+])
+def test_bad_new_keys_are_explained(tmp_path: Path, toml: str, named: str, fix: str) -> None:
+    write(tmp_path, toml)
+    with pytest.raises(ConfigError) as err:
+        load_config(env=env_for(tmp_path))
+    assert named in str(err.value) and fix in str(err.value)
+
+
+def test_an_old_file_without_games_gets_the_section_when_a_board_is_saved(
+    tmp_path: Path,
+) -> None:
+    write(tmp_path, "[sound]\nenabled = true\n")
+    config = load_config(env=env_for(tmp_path))
+    assert config.games.docte_rat_board == "" and config.sound.speaker is True
+    config = save_setting(config, "games", "docte_rat_board", "/boards/b.txt")
+    data = tomllib.loads(config.path.read_text(encoding="utf-8"))
+    assert data["games"] == {"docte_rat_board": "/boards/b.txt"}

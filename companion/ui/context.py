@@ -47,6 +47,7 @@ class Hardware:
         muted: bool = False,
         sound: Any = None,
         dice: Any = None,
+        pin_factory: Any = None,
     ) -> None:
         self.buttons = buttons
         self.buttons_kind = buttons_kind  # "simulated" or "real"
@@ -57,6 +58,7 @@ class Hardware:
         self.muted = muted
         self.sound = sound  # the speaker (companion.ui.sound), None: no speaker
         self.dice = dice  # the DiceWorker (companion.vision.worker), None: no dice reading
+        self.pin_factory = pin_factory  # gpiozero's, to rebuild the buzzer when its kind changes
 
     @property
     def simulated_buttons(self) -> Any:

@@ -57,8 +57,11 @@ class Loop:
         self.rotation = rotation
         self.inputs = inputs if inputs is not None else InputMap(size)
         self.inputs.size = size
-        self.inputs.rotation = rotation
-        self.canvas = display if rotation == 0 else pygame.Surface(size)
+        self.canvas = display
+        self.set_rotation(rotation)
+        # the Settings screen changes display.rotation: follow it live (only its changes,
+        # so an explicit ``rotation`` argument stands until the setting is touched)
+        self._config_rotation = self._configured_rotation()
         self.fps = max(30, int(fps))
         self.exit_after = exit_after
         self.screenshots = screenshots
@@ -112,6 +115,30 @@ class Loop:
             log.exception("scene %s failed in %s; showing the failsafe screen", scene.name, step)
             self._fail(f"{scene.name}.{step}")
             return None
+
+    # -- rotation ------------------------------------------------------------------------
+    def set_rotation(self, rotation: int) -> None:
+        """Draw upside down (180) or not (0) from the next frame on; touch follows."""
+        self.rotation = 180 if rotation == 180 else 0
+        self.inputs.rotation = self.rotation
+        size = self.display.get_size()
+        if self.rotation == 0:
+            self.canvas = self.display
+        elif self.canvas is self.display or self.canvas.get_size() != size:
+            self.canvas = pygame.Surface(size)
+
+    def _configured_rotation(self) -> int:
+        display = getattr(self.ctx.config, "display", None)
+        return int(getattr(display, "rotation", 0) or 0)
+
+    def follow_config(self) -> None:
+        """Apply a rotation changed in the settings since the last frame."""
+        wanted = self._configured_rotation()
+        if wanted != self._config_rotation:
+            self._config_rotation = wanted
+            if wanted != self.rotation:
+                log.info("screen rotation now %d", wanted)
+                self.set_rotation(wanted)
 
     # -- input ---------------------------------------------------------------------------
     def request_quit(self) -> None:
@@ -167,6 +194,7 @@ class Loop:
             self.dispatch(intent)
             if not self.running:
                 return False
+        self.follow_config()
         if not self._emergency:
             nxt = self._guard("update", self._scene.update, dt)
             if isinstance(nxt, Scene):

@@ -127,7 +127,7 @@ def make_rig(config: Config) -> Iterator[Callable[..., Rig]]:
         journal = journal or Journal.open(":memory:")
         registry = registry or default_registry()
         hardware = Hardware(buttons=buttons, buttons_kind="simulated", source=source,
-                            worker=worker, buzzer_kind="none")
+                            worker=worker, buzzer_kind="none", pin_factory=factory)
         clock = FakeClock()
         ctx = AppContext(config=config, journal=journal, registry=registry,
                          referee=Referee(journal, registry), hardware=hardware,
