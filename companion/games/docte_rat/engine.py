@@ -56,6 +56,10 @@ MINI_TEST_MAX = 15
 CLUE_POINTS = (15, 10, 5)  # "Question à indices" / "Charade": first, second, third clue
 REPEAT_YEAR_PENALTY = 5
 TRACK_TITLES = ("Schoolchildren's Path", "Saint-Lauréat College", "University of Brilliant People")
+#: Pawn colours a table may give its seats (setup option ``colours``, one per seat, all
+#: different). The rulebook only says "6 pawns": eight common pawn colours, so a table can
+#: match its own; without the option the seats take the first ones in this order.
+PAWN_COLOURS = ("red", "blue", "green", "yellow", "white", "black", "orange", "purple")
 
 
 class Phase(enum.Enum):
@@ -146,6 +150,7 @@ class DocteRatState:
     roll_again: bool = False  # a card said so: same pawn rolls again at the end
     winner: int | None = None
     notices: tuple[Notice, ...] = ()
+    colours: tuple[str, ...] = ()  # one per seat (PAWN_COLOURS); () in states made before
 
 
 def _int(action: Action, name: str, allowed: Sequence[int] | None = None) -> int:
@@ -200,7 +205,7 @@ class DocteRat(GameBase[DocteRatState]):
     def new_state(self, setup: Setup) -> DocteRatState:
         self.check_seats(setup)
         opts = setup.options
-        known = {"goals", "board", "deck", "settings", "pawns", "first"}
+        known = {"goals", "board", "deck", "settings", "pawns", "first", "colours"}
         # board_file and deck_file are read by prepare_setup before the game starts
         if set(opts) - known:
             raise InvalidAction(
@@ -238,6 +243,7 @@ class DocteRat(GameBase[DocteRatState]):
             raise InvalidAction(f"first must be a seat from 0 to {n - 1}, got {first!r}")
         if n == 1:
             first = 0
+        colours = _colours(opts.get("colours"), n)
         return DocteRatState(
             seats=setup.seats,
             goals=goals,
@@ -248,6 +254,7 @@ class DocteRat(GameBase[DocteRatState]):
             phase=Phase.ROLL_OFF if first is None else Phase.ROLL,
             current=first or 0,
             contenders=tuple(range(n)) if first is None else (),
+            colours=colours,
         )
 
     def example_setups(self) -> Sequence[Setup]:
@@ -738,6 +745,7 @@ class DocteRat(GameBase[DocteRatState]):
                 "goal": state.goals[pawn.track],
                 "rest": pawn.rest,
                 "infractions": pawn.infractions,
+                "colour": state.colours[i] if i < len(state.colours) else PAWN_COLOURS[i],
             })
         q = state.question
         question = None
@@ -803,6 +811,27 @@ class DocteRat(GameBase[DocteRatState]):
                 state.seats) else f"seat {seat}"
             return f"Infraction by {name}"
         return f"{who}: {kind.replace('_', ' ')}"
+
+
+def _colours(data: Any, n: int) -> tuple[str, ...]:
+    """The seats' pawn colours: ``["red", "blue"]``, one per seat, each from PAWN_COLOURS
+    and all different; without the option, the first ``n`` colours of the palette."""
+    if data is None:
+        return PAWN_COLOURS[:n]
+    palette = ", ".join(PAWN_COLOURS)
+    if isinstance(data, str) or not isinstance(data, Sequence) or len(data) != n:
+        raise InvalidAction(f"colours must list one pawn colour per seat ({n}), got {data!r}")
+    for seat, colour in enumerate(data):
+        if colour not in PAWN_COLOURS:
+            raise InvalidAction(
+                f"colours[{seat}]: {colour!r} is not a pawn colour; expected one of {palette}"
+            )
+    twice = sorted({c for c in data if list(data).count(c) > 1})
+    if twice:
+        raise InvalidAction(
+            f"two pawns can't share a colour: {', '.join(twice)} is given to more than one seat"
+        )
+    return tuple(data)
 
 
 def _placed_pawns(

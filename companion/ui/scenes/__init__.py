@@ -16,3 +16,12 @@ if TYPE_CHECKING:
     from .base import Scene
 
 GAME_SCENES: dict[str, Callable[[AppContext], Scene]] = {}
+
+
+def _docte_rat(ctx: AppContext) -> Scene:  # lazy: the screens load when the tile is tapped
+    from .docte_rat import open_scene
+
+    return open_scene(ctx)
+
+
+GAME_SCENES["docte-rat"] = _docte_rat
