@@ -106,6 +106,9 @@ def _run(options: RunOptions) -> int:
         worker = CameraWorker(source, events, fps=CAMERA_FPS)
         worker.start()
         stack.callback(worker.stop)
+        dice = start_dice_worker(worker, events)
+        if dice is not None:
+            stack.callback(dice.stop)
 
         display = _open_display(config, options)
         stack.callback(_quit_pygame)
@@ -126,6 +129,7 @@ def _run(options: RunOptions) -> int:
             worker=worker,
             muted=not config.sound.enabled,
             sound=speaker,
+            dice=dice,
         )
         ctx = AppContext(config=config, journal=journal, registry=registry, referee=referee,
                          hardware=hardware, tr=Translator(config.ui.language), demo=options.demo)
@@ -147,12 +151,33 @@ def _run(options: RunOptions) -> int:
         _on_signals(loop.request_quit)
         sdnotify.status(f"running ({'demo' if options.demo else 'table'})")
         log.info("Table Companion running: settings %s, journal %s, buttons %s, camera %s, "
-                 "buzzer %s", config.path, config.journal_path, hardware.buttons_kind,
-                 source.name, config.devices.buzzer)
+                 "buzzer %s, dice %s", config.path, config.journal_path, hardware.buttons_kind,
+                 source.name, config.devices.buzzer,
+                 "read by the camera" if dice is not None else "entered by hand")
         code = loop.run()
         log.info("Table Companion stopping")
         return code
     return 0  # pragma: no cover - the with block always returns
+
+
+def start_dice_worker(camera: Any, events: queue.Queue[Any]) -> Any:
+    """The DiceWorker reading the dice on the camera worker's frames (started), posting on
+    ``events``; None when the pips reader cannot run (OpenCV or numpy missing): the screens
+    then offer the dice pad. A camera that fails later is reported by the camera worker
+    (CameraProblem) and the screens fall back to the pad too."""
+    try:
+        import cv2  # noqa: F401
+        import numpy  # noqa: F401
+
+        from .vision.dice import read_pips
+        from .vision.worker import DiceWorker
+    except ImportError as exc:
+        log.warning("dice are entered by hand: the dice reader needs %s (%s); run ./setup.sh",
+                    "OpenCV" if exc.name == "cv2" else exc.name or "a library", exc)
+        return None
+    dice = DiceWorker(read_pips, events, camera=camera)
+    dice.start()
+    return dice
 
 
 def _open_display(config: Config, options: RunOptions) -> Any:

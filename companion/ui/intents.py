@@ -16,9 +16,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..devices.events import ButtonAction, ButtonEvent, ButtonName, CameraProblem, FrameEvent
+
+if TYPE_CHECKING:
+    from ..vision.observation import DiceObservation
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +86,31 @@ class CameraFailed:
     message: str
 
 
-UIIntent = Press | Release | Hold | Tap | RollRequested | Back | Quit | CameraFrame | CameraFailed
+@dataclass(frozen=True)
+class DiceMoving:
+    """Something moves on the table (the dice worker saw a roll start, or a hand)."""
+
+
+@dataclass(frozen=True)
+class DiceSettled:
+    """The dice worker read a settled roll. ``correction``: it amends the previous roll (a
+    knocked die), it is not a new throw."""
+
+    observation: DiceObservation
+    correction: bool = False
+
+
+@dataclass(frozen=True)
+class VisionTrouble:
+    """The dice reader failed; ``message`` says why (the dice pad still works)."""
+
+    message: str
+
+
+UIIntent = (
+    Press | Release | Hold | Tap | RollRequested | Back | Quit | CameraFrame | CameraFailed
+    | DiceMoving | DiceSettled | VisionTrouble
+)
 
 
 # -- the mapping ---------------------------------------------------------------------------
@@ -184,6 +211,9 @@ def to_intent(raw: Any, inputs: InputMap) -> UIIntent | None:
         return CameraFrame(raw.seq, raw.width, raw.height)
     if isinstance(raw, CameraProblem):
         return CameraFailed(raw.message)
+    vision = _vision_intent(raw)
+    if vision is not None:
+        return vision
 
     import pygame
 
@@ -201,6 +231,24 @@ def to_intent(raw: Any, inputs: InputMap) -> UIIntent | None:
         return Tap(inputs.to_logical(raw.pos))
     if kind == pygame.KEYDOWN:
         return _key(raw, inputs)
+    return None
+
+
+def _vision_intent(raw: Any) -> UIIntent | None:
+    """The dice worker's events (companion.vision.settle; that module imports numpy and
+    OpenCV lazily, so importing its event classes here costs nothing)."""
+    module = type(raw).__module__
+    if not module.startswith("companion.vision"):
+        return None
+    from ..vision.settle import DiceMoving as WorkerMoving
+    from ..vision.settle import DiceRolled, VisionProblem
+
+    if isinstance(raw, WorkerMoving):
+        return DiceMoving()
+    if isinstance(raw, DiceRolled):
+        return DiceSettled(raw.roll.observation, raw.roll.correction_of is not None)
+    if isinstance(raw, VisionProblem):
+        return VisionTrouble(raw.message)
     return None
 
 

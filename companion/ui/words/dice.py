@@ -2,6 +2,56 @@
 
 from __future__ import annotations
 
-FR: dict[str, str] = {}
+FR: dict[str, str] = {
+    "dice.roll": "Lancez les dés",
+    "dice.moving": "Les dés roulent…",
+    "dice.check": "Vérifiez les dés, puis OK (ou OUI)",
+    "dice.check_doubt": "Touchez chaque dé encadré de rouge pour le confirmer",
+    "dice.too_many": "{seen} dés vus, il en faut {count} : corrigez-les ou relancez",
+    "dice.too_few": "Dés vus : {seen} sur {count}. Touchez chaque « ? » pour le saisir",
+    "dice.pick_value": "Dé {n} : touchez sa valeur",
+    "dice.pad_prompt": "Touchez la valeur de chaque dé",
+    "dice.pad_full": "Vérifiez, puis OK (ou OUI). Un dé faux ? Touchez-le",
+    "dice.ok": "OK",
+    "dice.by_hand": "Saisir à la main",
+    "dice.camera": "Caméra",
+    "dice.again": "Relancer",
+    "dice.erase": "Effacer",
+    "dice.die": "Dé {n}",
+    "dice.confirm": "Confirmer",
+    "dice.no_camera": "Pas de lecture des dés par la caméra : saisissez-les à la main",
+    "dice.camera_trouble": "Caméra en panne ({message}) : saisissez les dés à la main",
+    "dice.vision_trouble": "Lecture des dés impossible ({message}) : saisissez-les à la main",
+    "dice.waiting_picture": "En attente de l'image…",
+    "dice.knocked": "Un dé a bougé : valeurs mises à jour",
+    "dice.done": "Lancer : {values}",
+    "dice.hint": "Les dés sont lus dès qu'ils s'arrêtent.",
+    "dice.hint_demo": "Démo : R lance les dés.",
+}
 
-EN: dict[str, str] = {}
+EN: dict[str, str] = {
+    "dice.roll": "Roll the dice",
+    "dice.moving": "Dice moving…",
+    "dice.check": "Check the dice, then OK (or YES)",
+    "dice.check_doubt": "Tap each die framed in red to confirm it",
+    "dice.too_many": "{seen} dice seen, {count} needed: fix them or roll again",
+    "dice.too_few": "Dice seen: {seen} of {count}. Tap each “?” to enter it",
+    "dice.pick_value": "Die {n}: tap its value",
+    "dice.pad_prompt": "Tap the value of each die",
+    "dice.pad_full": "Check, then OK (or YES). A wrong die? Tap it",
+    "dice.ok": "OK",
+    "dice.by_hand": "Enter by hand",
+    "dice.camera": "Camera",
+    "dice.again": "Roll again",
+    "dice.erase": "Erase",
+    "dice.die": "Die {n}",
+    "dice.confirm": "Confirm",
+    "dice.no_camera": "No camera dice reading: enter the dice by hand",
+    "dice.camera_trouble": "Camera trouble ({message}): enter the dice by hand",
+    "dice.vision_trouble": "Cannot read the dice ({message}): enter them by hand",
+    "dice.waiting_picture": "Waiting for the picture…",
+    "dice.knocked": "A die moved: values updated",
+    "dice.done": "Roll: {values}",
+    "dice.hint": "The dice are read as soon as they stop.",
+    "dice.hint_demo": "Demo: R rolls the dice.",
+}
