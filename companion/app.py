@@ -117,6 +117,7 @@ def _run(options: RunOptions) -> int:
         from .ui.i18n import Translator
         from .ui.intents import InputMap
         from .ui.loop import Loop
+        from .ui.scenes.start import first_scene
         from .ui.sound import open_speaker
 
         speaker = open_speaker(config)
@@ -130,6 +131,7 @@ def _run(options: RunOptions) -> int:
             muted=not config.sound.enabled,
             sound=speaker,
             dice=dice,
+            pin_factory=factory,
         )
         ctx = AppContext(config=config, journal=journal, registry=registry, referee=referee,
                          hardware=hardware, tr=Translator(config.ui.language), demo=options.demo)
@@ -143,7 +145,8 @@ def _run(options: RunOptions) -> int:
         )
         watchdog = sdnotify.Watchdog()
         loop = Loop(
-            ctx, display, events=events, inputs=inputs, fps=config.display.fps,
+            ctx, display, events=events, inputs=inputs, first=first_scene(ctx),
+            fps=config.display.fps,
             rotation=config.display.rotation, exit_after=options.exit_after,
             screenshots=options.screenshots, watchdog=watchdog,
             on_first_frame=lambda: sdnotify.ready() or True,

@@ -86,3 +86,45 @@ def test_a_bad_config_value_is_one_line_and_exit_2(tmp_path: Path) -> None:
         f"companion: {tmp_path / 'config.toml'}: display.rotation = 90 is not allowed; "
         "write 0 or 180"
     ]
+
+
+@pytest.mark.slow
+def test_after_a_power_cut_the_table_comes_back_in_the_unfinished_game(tmp_path: Path) -> None:
+    """A game was being played when the power went: the next start goes straight back into
+    it, at the same move, without anyone tapping Resume."""
+    from companion.core.actions import Action
+    from companion.core.engine import Setup
+    from companion.games.registry import default_registry
+    from companion.session.journal import Journal
+    from companion.session.referee import Accepted, Intent, Referee
+
+    second_run(tmp_path)
+    state = tmp_path / "state"
+    state.mkdir()
+    journal = Journal.open(state / "journal.sqlite3")
+    registry = default_registry()
+    referee = Referee(journal, registry)
+    engine = registry.get("docte-rat")
+    started = referee.start("docte-rat", engine.prepare_setup(
+        Setup.of("Alice", "Bob", goals=[5, 5, 5], first=0)))
+    assert isinstance(started, Accepted)
+    rolled = referee.submit(Intent("action", Action("roll", {"dice": [2, 3]}, 0)))
+    assert isinstance(rolled, Accepted), rolled
+    moves = referee.state_id
+    journal.close()  # nothing is closed properly after a power cut; the journal is the same
+
+    shots = tmp_path / "shots"
+    proc = companion(tmp_path, "run", "--demo", "--exit-after", "3", "--screenshots", str(shots))
+    assert proc.returncode == 0, proc.stderr
+    names = sorted(p.name for p in shots.glob("*.png"))
+    assert names and "docte-rat-play" in names[0], names
+    assert not any("home" in n for n in names), names
+    again = Journal.open(state / "journal.sqlite3")
+    try:
+        info = again.last_unfinished()
+        assert info is not None and info.game == "docte-rat"
+        replay = Referee(again, registry)
+        assert isinstance(replay.resume(info.id), Accepted)
+        assert replay.state_id == moves
+    finally:
+        again.close()

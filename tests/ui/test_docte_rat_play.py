@@ -1,0 +1,560 @@
+"""The Le Docte Rat play screen, driven through intents like a family at the table: rolls on
+the dice pad, answers with the box's YES / NO and taps, the menu, undo, resume after a power
+cut, and the end screen. Real referee, real SQLite journal, real pygame surfaces."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pytest
+
+from companion.core import codec
+from companion.core.engine import Seat, Setup
+from companion.devices.events import ButtonName
+from companion.games.registry import default_registry
+from companion.session.journal import Journal
+from companion.session.referee import Accepted, Referee
+from companion.ui.intents import Back, Press
+from companion.ui.scenes.docte_rat.end import EndScene
+from companion.ui.scenes.docte_rat.play import PlayScene
+from companion.ui.scenes.history import HistoryScene
+from tests.games.docte_rat.scenario import board_with
+from tests.ui.conftest import Rig
+
+MakeRig = Callable[..., Rig]
+
+
+def start(
+    make_rig: MakeRig,
+    *names: str,
+    size: tuple[int, int] = (800, 480),
+    language: str = "fr",
+    journal: Journal | None = None,
+    **options: Any,
+) -> tuple[Rig, list[str]]:
+    """A rig showing the play screen of a new game; the list records every beep."""
+
+    def first(ctx: Any) -> PlayScene:
+        verdict = ctx.referee.start("docte-rat", Setup(tuple(Seat(n) for n in names), options))
+        assert isinstance(verdict, Accepted), verdict
+        return PlayScene(ctx)
+
+    rig = make_rig(size=size, language=language, journal=journal, first=first)
+    beeps: list[str] = []
+    rig.ctx.hardware.beep = beeps.append  # type: ignore[method-assign]
+    return rig, beeps
+
+
+def scene(rig: Rig) -> PlayScene:
+    assert rig.loop.failures == 0, "a scene crashed into the failsafe"
+    assert isinstance(rig.scene, PlayScene), rig.scene.name
+    return rig.scene
+
+
+def engine_view(rig: Rig) -> dict[str, Any]:
+    return rig.ctx.referee.view()
+
+
+def roll(rig: Rig, a: int, b: int) -> None:
+    """Enter a roll on the dice pad, as a player would with no camera."""
+    assert scene(rig).phase in ("ROLL", "ROLL_OFF"), scene(rig).phase
+    tap(rig, f"dice:key:{a}")
+    tap(rig, f"dice:key:{b}")
+    tap(rig, "dice:ok")
+
+
+def tap(rig: Rig, key: str) -> None:
+    """A finger on a button, a moment after the screen last changed (people read first)."""
+    rig.clock.advance(0.5)
+    rig.tap_button(key)
+
+
+def press(rig: Rig, name: ButtonName) -> None:
+    rig.clock.advance(0.5)
+    rig.loop.dispatch(Press(name))
+    rig.step()
+
+
+def toast(rig: Rig) -> str:
+    return rig.ctx.toast.current(rig.ctx.now()) or ""
+
+
+def bulletin(rig: Rig, seat: int) -> int:
+    return int(engine_view(rig)["view"]["seats"][seat]["bulletin"])
+
+
+SCHOOL_PC = board_with()  # Petite Colle everywhere, Érudition at the College, Mini-Test above
+
+
+# -- a whole game ----------------------------------------------------------------------------
+
+
+def test_a_short_game_from_the_first_roll_to_docte_rat(make_rig: MakeRig) -> None:
+    rig, beeps = start(make_rig, "Alice", "Bob", goals=[5, 5, 5], first=0,
+                       board=codec.dump(SCHOOL_PC))
+    assert "Alice joue" in rig.text()
+    # School: Alice rolls 1 + 2 and lands on a Petite Colle
+    roll(rig, 1, 2)
+    assert engine_view(rig)["phase"] == "QUESTION"
+    assert "Piochez : Petite Colle — 5 points" in rig.text()
+    press(rig, ButtonName.YES)  # the box's YES button: right
+    v = engine_view(rig)["view"]["seats"][0]
+    assert (v["track"], v["bulletin"]) == ("college", 0)
+    assert "goal_reached" in beeps
+    assert "Alice entre au Collège Saint-Lauréat !" in rig.text()
+    # Bob misses with the NO button
+    roll(rig, 2, 2)
+    press(rig, ButtonName.NO)
+    assert bulletin(rig, 1) == 0
+    # College: Alice rolls 5 and 4 (difference 1), an Érudition, tapped RIGHT
+    roll(rig, 5, 4)
+    assert "Érudition — 10 points" in rig.text()
+    tap(rig, "c:right")
+    assert engine_view(rig)["view"]["seats"][0]["track"] == "university"
+    roll(rig, 1, 3)
+    tap(rig, "c:wrong")
+    # University: a Mini-Test card with one question
+    roll(rig, 6, 4)
+    assert engine_view(rig)["phase"] == "MINI_TEST_CARD"
+    tap(rig, "c:mini:single")
+    assert "Mini-Test : une question — 15 points" in rig.text()
+    press(rig, ButtonName.YES)
+    rig.step()
+    assert isinstance(rig.scene, EndScene)
+    assert beeps[-1] == "winner"
+    rig.step()
+    assert "Alice est Docte Rat !" in rig.text()
+    assert engine_view(rig)["is_over"]
+    # back home: the finished game is in the history
+    tap(rig, "home")
+    assert rig.scene.name == "home"
+    history = HistoryScene(rig.ctx)
+    rig.loop.switch(history)
+    rig.step()
+    assert "Le Docte Rat" in rig.text() and "terminée" in rig.text()
+    assert "Alice, Bob" in rig.text()
+
+
+# -- points, animation, undo --------------------------------------------------------------------
+
+
+def test_points_count_up_with_a_beep_and_undo_restores_without_either(
+        make_rig: MakeRig) -> None:
+    rig, beeps = start(make_rig, "Alice", "Bob", first=0, board=codec.dump(board_with(
+        school={8: "erudition"})))
+    roll(rig, 4, 4)  # School: total 8 -> the Érudition
+    assert beeps == ["roll_accepted"]
+    play = scene(rig)
+    number = play.number_rects[0]
+    before = pygame.Surface(number.size)
+    before.blit(rig.display, (0, 0), number)
+    press(rig, ButtonName.YES)
+    assert bulletin(rig, 0) == 10
+    assert beeps[-1] == "roll_accepted" and len(beeps) == 2
+    assert play.shown_bulletin(0) == 0  # the figures start counting up
+    rig.clock.advance(0.45)
+    rig.step()
+    assert 0 < play.shown_bulletin(0) < 10
+    rig.clock.advance(1.0)
+    rig.step()
+    assert play.shown_bulletin(0) == 10
+    assert "10" in rig.text() and "Alice : +10 points" in rig.text()
+    after = pygame.Surface(play.number_rects[0].size)
+    after.blit(rig.display, (0, 0), play.number_rects[0])
+    assert pygame.image.tobytes(after, "RGB") != pygame.image.tobytes(before, "RGB")
+
+    press(rig, ButtonName.UNDO)
+    assert bulletin(rig, 0) == 0 and engine_view(rig)["phase"] == "QUESTION"
+    assert len(beeps) == 2, "an undo never beeps"
+    assert play.anims == {} and play.pops == {}
+    assert play.shown_bulletin(0) == 0  # at once, no counting
+    assert "Dernier coup annulé" in toast(rig)
+    # and redo from the menu plays it forward again
+    tap(rig, "menu")
+    tap(rig, "redo")
+    assert bulletin(rig, 0) == 10 and play.shown_bulletin(0) == 0
+    assert len(beeps) == 3
+
+
+# -- a Call to All round ------------------------------------------------------------------------
+
+
+def test_a_call_to_all_goes_round_the_table_each_marked_in_turn(make_rig: MakeRig) -> None:
+    rig, _ = start(make_rig, "Alice", "Bob", "Chloé", first=0,
+                   board=codec.dump(board_with(school={3: "petite_colle call=left"})))
+    roll(rig, 1, 2)
+    assert "Appel à tous vers la gauche en cas d'erreur" in rig.text()
+    press(rig, ButtonName.NO)
+    play = scene(rig)
+    assert engine_view(rig)["view"]["question"]["answering"] == 1
+    assert play.turn_text() == "Alice joue  ·  Bob répond"
+    assert "Appel à tous : Bob répond — 5 points" in rig.text()
+    assert "Ensuite : Chloé" in rig.text()
+    tap(rig, "c:wrong")
+    assert engine_view(rig)["view"]["question"]["answering"] == 2
+    assert "Dernière chance de la tournée" in rig.text()
+    tap(rig, "c:right")
+    assert [bulletin(rig, s) for s in range(3)] == [0, 0, 5]
+    assert engine_view(rig)["view"]["current"] == 1  # Bob's normal turn
+    rig.clock.advance(3)
+    rig.step()
+    assert "Bob joue" in rig.text()
+
+
+# -- doubles, board-free, Bon Mot, Quitte ou double, Que fais-je? ----------------------------
+
+
+def test_doubles_at_the_college_offer_stay_or_advance(make_rig: MakeRig) -> None:
+    rig, _ = start(make_rig, "Alice", "Bob", first=0, board=codec.dump(SCHOOL_PC),
+                   pawns=[{"track": "college", "position": 2, "bulletin": 20}, {}])
+    roll(rig, 3, 3)
+    assert engine_view(rig)["phase"] == "DOUBLES"
+    assert "Double 3 ! Alice, rester ou avancer ?" in rig.text()
+    advance = rig.scene.buttons.get("c:advance")
+    assert advance is not None and advance.label.replace("\u00a0", " ") == "Avancer de 3"
+    tap(rig, "c:advance")
+    v = engine_view(rig)
+    assert v["view"]["seats"][0]["position"] == 5 and v["phase"] == "QUESTION"
+
+
+def test_board_free_mode_asks_which_space_was_reached(make_rig: MakeRig) -> None:
+    rig, _ = start(make_rig, "Alice", "Bob", first=0, board="free")
+    roll(rig, 2, 3)
+    assert engine_view(rig)["phase"] == "LANDING"
+    assert "Alice avance de 5 : sur quelle case arrive le pion ?" in rig.text()
+    labels = {(b.label, b.sublabel): b.key for b in rig.scene.buttons if b.key.startswith("c:")}
+    assert ("Dilemme", None) in labels and ("Petite Colle", "Appel →") in labels
+    assert ("Sortie", "redoubler") not in labels  # no Exit on the Schoolchildren's Path
+    tap(rig, labels[("Érudition", None)])
+    q = engine_view(rig)["view"]["question"]
+    assert (q["series"], q["points_if_right"]) == ("erudition", 10)
+
+
+def test_a_bon_mot_needs_its_value_before_right_or_wrong(make_rig: MakeRig) -> None:
+    rig, beeps = start(make_rig, "Alice", "Bob", first=0,
+                       board=codec.dump(board_with(school={2: "bon_mot"})))
+    roll(rig, 1, 1)
+    press(rig, ButtonName.YES)
+    assert engine_view(rig)["phase"] == "QUESTION", "nothing recorded without the value"
+    assert "valeur annoncée par le Bon Mot" in toast(rig) and beeps[-1] == "error"
+    tap(rig, "c:bonmot:10")
+    assert rig.scene.buttons.get("c:bonmot:10").selected  # type: ignore[union-attr]
+    assert "Piochez : Bon Mot — 10 points" in rig.text()
+    press(rig, ButtonName.YES)
+    assert bulletin(rig, 0) == 10
+
+
+def test_quitte_ou_double_stop_banks_the_stake(make_rig: MakeRig) -> None:
+    rig, _ = start(make_rig, "Alice", "Bob", first=0,
+                   board=codec.dump(board_with(school={4: "quitte_ou_double"})))
+    roll(rig, 2, 2)
+    press(rig, ButtonName.YES)
+    assert engine_view(rig)["phase"] == "DOUBLE_OR_QUIT"
+    assert "la mise est de 5 points" in rig.text()
+    press(rig, ButtonName.YES)  # YES doubles
+    press(rig, ButtonName.YES)  # right: the stake is 10
+    assert engine_view(rig)["view"]["question"]["stake"] == 10
+    press(rig, ButtonName.NO)  # NO stops
+    assert bulletin(rig, 0) == 10
+
+
+def test_que_fais_je_card_and_a_dilemme(make_rig: MakeRig) -> None:
+    rig, _ = start(make_rig, "Alice", "Bob", first=0,
+                   board=codec.dump(board_with(school={4: "que_fais_je", 6: "dilemme"})))
+    roll(rig, 2, 2)
+    assert engine_view(rig)["phase"] == "DRAW_CARD"
+    tap(rig, "c:card:3")  # placeholder card 3: gain 5 points
+    assert bulletin(rig, 0) == 5
+    assert "Carte 3" in rig.text()
+    roll(rig, 3, 3)  # Bob: space 6, the Dilemme
+    assert "Dilemme : Bob, Petite Colle ou Érudition ?" in rig.text()
+    tap(rig, "c:series:erudition")
+    assert "juste +10, faux −10" in rig.text()
+    press(rig, ButtonName.YES)
+    assert bulletin(rig, 1) == 10
+
+
+# -- rejections, double taps, the menu -------------------------------------------------------
+
+
+def test_a_rejected_intent_says_why_and_a_double_tap_applies_once(make_rig: MakeRig) -> None:
+    rig, beeps = start(make_rig, "Alice", "Bob", first=0, board=codec.dump(SCHOOL_PC))
+    press(rig, ButtonName.UNDO)
+    assert "Rien à annuler" in toast(rig) and beeps == ["error"]
+    roll(rig, 1, 2)
+    play = scene(rig)
+    right = play.buttons.get("c:right")
+    assert right is not None
+    stale_id = play.seen_id
+    rig.clock.advance(0.5)
+    rig.tap(right.rect.center)
+    assert bulletin(rig, 0) == 5
+    # a second finger on the old screen: the intent carries the old state id and is dropped
+    verdict = play.ctx.referee.submit(__import__("companion.session.referee", fromlist=[
+        "Intent"]).Intent("action", play.legal[0], stale_id))
+    assert not isinstance(verdict, Accepted)
+    assert bulletin(rig, 0) == 5
+    # an action the rules refuse now (an answer while Bob must roll): a clear message
+    from companion.core.actions import Action
+
+    play.submit(Action("answer", {"correct": True}, 1))
+    assert "pas possible maintenant" in toast(rig)
+    assert engine_view(rig)["phase"] == "ROLL"
+
+
+def test_menu_records_an_infraction_and_shows_the_rules_of_the_phase(
+        make_rig: MakeRig) -> None:
+    rig, _ = start(make_rig, "Alice", "Bob", first=0, language="en")
+    tap(rig, "menu")
+    assert {"home", "redo", "infraction", "rules", "close"} <= {b.key for b in rig.scene.buttons}
+    tap(rig, "rules")
+    assert "moves by the total of the dice" in rig.text()
+    rig.loop.dispatch(Back())
+    rig.step()
+    assert scene(rig).overlay is None
+    tap(rig, "menu")
+    tap(rig, "infraction")
+    tap(rig, "cheat:1")
+    assert engine_view(rig)["view"]["seats"][1]["infractions"] == 1
+    rig.step()
+    assert "Bob: warning for cheating" in rig.text() and "warned 1" in rig.text()
+    tap(rig, "menu")
+    tap(rig, "home")
+    assert rig.scene.name == "home" and rig.ctx.referee.session_id is None
+
+
+# -- power cut --------------------------------------------------------------------------------
+
+
+def test_resume_from_the_journal_file_shows_the_same_screen(
+        make_rig: MakeRig, tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite"
+    rig, _ = start(make_rig, "Alice", "Bob", "Chloé", journal=Journal.open(path),
+                   board=codec.dump(board_with(school={3: "petite_colle call=right"})))
+    roll(rig, 6, 6)  # roll-off: Alice 12, Bob 3, Chloé 7: Bob starts
+    roll(rig, 1, 2)
+    roll(rig, 3, 4)
+    roll(rig, 2, 1)  # Bob: space 3, a Call to All to the right
+    press(rig, ButtonName.NO)
+    rig.clock.advance(3)
+    rig.step()
+    play = scene(rig)
+    seen = (play.turn_text(), play.prompt.title, play.prompt.lines,
+            [play.shown_bulletin(i) for i in range(3)], play.seen_id)
+    assert seen[0] == "Bob joue  ·  Alice répond"
+    shot = pygame.image.tobytes(rig.display, "RGB")
+    session = rig.ctx.referee.session_id
+    assert session is not None
+    rig.ctx.journal.close()  # the power goes
+
+    journal = Journal.open(path)
+    try:
+        rig2 = make_rig(journal=journal)
+        referee = Referee(journal, default_registry())
+        assert isinstance(referee.resume(session), Accepted)
+        rig2.ctx.referee = referee
+        again = PlayScene(rig2.ctx)
+        rig2.loop.switch(again)
+        rig2.clock.t = rig.clock.t
+        rig2.step()
+        assert (again.turn_text(), again.prompt.title, again.prompt.lines,
+                [again.shown_bulletin(i) for i in range(3)], again.seen_id) == seen
+        assert pygame.image.tobytes(rig2.display, "RGB") == shot
+        assert again.anims == {}, "a resume never animates"
+    finally:
+        journal.close()
+
+
+# -- every phase, both sizes, both languages ------------------------------------------------------
+
+PHASES: list[tuple[str, dict[str, Any], list[Any]]] = [
+    ("roll-off", {}, []),
+    ("roll", {"first": 0}, []),
+    ("question", {"first": 0}, [(4, 4)]),
+    ("call-to-all", {"first": 0}, [(1, 2), "no"]),
+    ("bon-mot", {"first": 0}, [(1, 1)]),
+    ("doubles", {"first": 0, "pawns": [{"track": "college", "position": 2, "bulletin": 35},
+                                       {"track": "university", "position": -1,
+                                        "bulletin": 60}, {}]}, [(3, 3)]),
+    ("landing", {"first": 0, "board": "free"}, [(2, 3)]),
+    ("mini-test-card", {"first": 0, "pawns": [{"track": "university", "position": 1,
+                                               "bulletin": 40}, {}, {}]}, [(5, 4)]),
+    ("mini-test-question", {"first": 0, "pawns": [{"track": "university", "position": 1,
+                                                   "bulletin": 40}, {}, {}]},
+     [(5, 4), "c:mini:5-5-5", "yes"]),
+    ("draw-card", {"first": 0}, [(2, 2)]),
+    ("duo", {"first": 0}, [(2, 3), "yes"]),
+    ("choose-series", {"first": 0}, [(5, 5)]),
+    ("double-or-quit", {"first": 0}, [(3, 4), "yes"]),
+    ("points", {"first": 0}, [(4, 4), "yes"]),
+    ("repeat-year", {"first": 0, "pawns": [{"track": "college", "position": 20,
+                                            "bulletin": 10}, {}, {}]}, [(6, 1)]),
+    ("menu", {"first": 0}, ["menu"]),
+    ("infraction", {"first": 0}, ["menu", "infraction"]),
+    ("rules", {"first": 0}, ["menu", "rules"]),
+]
+SHOT_BOARD = board_with(school={2: "bon_mot", 3: "petite_colle call=left", 4: "que_fais_je",
+                                5: "duo",
+                                7: "quitte_ou_double", 8: "erudition", 10: "carte_blanche"},
+                        college={5: "erudition call=right"},
+                        university={1: "mini_test"})
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_every_phase_fits_the_screen(make_rig: MakeRig, size: tuple[int, int],
+                                     language: str) -> None:
+    out = os.environ.get("DR_SHOTS")
+    for name, options, steps in PHASES:
+        options = {"board": codec.dump(SHOT_BOARD), **options}
+        rig, _ = start(make_rig, "Alice", "Bob", "Chloé", size=size, language=language,
+                       **options)
+        for step in steps:
+            if isinstance(step, tuple):
+                roll(rig, *step)
+            elif step in ("yes", "no"):
+                press(rig, ButtonName.YES if step == "yes" else ButtonName.NO)
+            else:
+                tap(rig, step)
+        if name == "points":
+            rig.clock.advance(0.3)
+        rig.step()
+        play = scene(rig)
+        buttons = [b for b in play.buttons if not b.key.startswith("dice:")]
+        w, h = size
+        screen = pygame.Rect(0, 0, w, h)
+        for b in buttons:
+            assert screen.contains(b.rect), f"{name}: {b.key} off screen"
+            assert min(b.rect.size) >= 48 * w // 800, f"{name}: {b.key} too small {b.rect}"
+        for i, a in enumerate(buttons):
+            for other in buttons[i + 1:]:
+                assert not a.rect.colliderect(other.rect), f"{name}: {a.key} over {other.key}"
+        assert play.prompt.title or play.overlay, name
+        if out:
+            Path(out).mkdir(parents=True, exist_ok=True)
+            pygame.image.save(rig.display, str(Path(out) / f"{name}-{language}-{w}x{h}.png"))
+
+
+def test_end_screen_shows_winner_and_final_bulletins(make_rig: MakeRig) -> None:
+    for size in ((800, 480), (1280, 720)):
+        for language in ("fr", "en"):
+            rig, _ = start(make_rig, "Alice", "Bob", "Chloé", size=size, language=language,
+                           first=0, board=codec.dump(SCHOOL_PC),
+                           pawns=[{"track": "university", "position": 1, "bulletin": 70},
+                                  {"track": "college", "position": 3, "bulletin": 20},
+                                  {"track": "school", "position": 3, "bulletin": 15}])
+            roll(rig, 4, 3)
+            tap(rig, "c:mini:single")
+            press(rig, ButtonName.YES)
+            rig.step()
+            end = rig.scene
+            assert isinstance(end, EndScene)
+            rig.clock.advance(0.6)
+            rig.step()
+            winner = "Alice est Docte Rat !" if language == "fr" else "Alice is Docte Rat!"
+            assert winner in rig.text() and "85" in rig.text() and "20" in rig.text()
+            assert list(end.number_rects) == [0, 1, 2]  # ranked: university, college, school
+            out = os.environ.get("DR_SHOTS")
+            if out:
+                pygame.image.save(rig.display,
+                                  str(Path(out) / f"end-{language}-{size[0]}x{size[1]}.png"))
+            if size == (800, 480) and language == "fr":
+                tap(rig, "undo")  # a mistaken last answer: back to the question
+                assert isinstance(rig.scene, PlayScene)
+                assert engine_view(rig)["phase"] == "QUESTION"
+
+
+def test_six_pawns_and_teams_keep_readable_bulletins(make_rig: MakeRig) -> None:
+    names = ["Alice", "Bob", "Chloé", "Denis", "Les Rats de bibliothèque", "Fanny"]
+    for size in ((800, 480), (1280, 720)):
+        rig, _ = start(make_rig, *names, size=size, first=4, board=codec.dump(SHOT_BOARD),
+                       pawns=[{}, {"track": "college", "position": 3, "bulletin": 45}, {}, {},
+                              {"track": "university", "position": 2, "bulletin": 74}, {}])
+        play = scene(rig)
+        rects = list(play.number_rects.values())
+        assert len(rects) == 6
+        for i, a in enumerate(rects):
+            assert a.height >= 22 * size[0] // 800, "Bulletin figures readable from a metre"
+            for b in rects[i + 1:]:
+                assert not a.colliderect(b)
+        assert "74" in rig.text() and "45" in rig.text()
+        out = os.environ.get("DR_SHOTS")
+        if out:
+            pygame.image.save(rig.display,
+                              str(Path(out) / f"six-pawns-fr-{size[0]}x{size[1]}.png"))
+
+
+def test_repeat_year_and_rest_turns_are_told(make_rig: MakeRig) -> None:
+    rig, beeps = start(make_rig, "Alice", "Bob", first=0,
+                       board=codec.dump(board_with(school={6: "rest"})),
+                       pawns=[{"track": "college", "position": 20, "bulletin": 10}, {}])
+    roll(rig, 6, 1)  # difference 5: past the College's Exit
+    assert bulletin(rig, 0) == 5 and engine_view(rig)["view"]["current"] == 0
+    assert "Alice redouble : retour à l'entrée, −5 points, on relance" in rig.text()
+    assert "Alice, relancez les dés" in rig.text()
+    assert "goal_reached" not in beeps
+    roll(rig, 2, 1)  # from the Entrance: one space
+    tap(rig, "c:wrong")
+    roll(rig, 3, 3)  # Bob: school space 6, a white space
+    assert engine_view(rig)["view"]["seats"][1]["rest"] == 1
+    assert "repos 1" in rig.text()
+    roll(rig, 3, 2)  # Alice again ...
+    tap(rig, "c:wrong")
+    assert engine_view(rig)["view"]["current"] == 0  # ... and again: Bob rests
+    assert "Bob passe son tour" in rig.text()
+
+
+def test_home_then_resume_brings_the_game_back(make_rig: MakeRig) -> None:
+    rig, _ = start(make_rig, "Alice", "Bob", first=0, board=codec.dump(SCHOOL_PC))
+    roll(rig, 1, 2)
+    press(rig, ButtonName.YES)
+    tap(rig, "menu")
+    tap(rig, "home")
+    assert rig.scene.name == "home"
+    tap(rig, "resume")
+    rig.step(2)
+    play = scene(rig)
+    assert play.phase == "ROLL" and play.turn_text() == "Bob joue"
+    assert play.shown_bulletin(0) == 5 and play.anims == {}
+
+
+def test_a_camera_roll_is_confirmed_with_yes_and_played(make_rig: MakeRig) -> None:
+    from companion.ui.intents import DiceSettled
+    from companion.vision.observation import DiceObservation, DieReading
+
+    rig, beeps = start(make_rig, "Alice", "Bob", first=0, board=codec.dump(SCHOOL_PC))
+    rig.ctx.hardware.dice = object()  # a dice worker runs: the DiceInput waits for the camera
+    play = scene(rig)
+    play.dice.reset("")
+    rig.step()
+    seen = DiceObservation("pips", (DieReading(2, 100, 100, 0.95, False),
+                                    DieReading(3, 300, 120, 0.93, False)), 640, 480)
+    rig.loop.dispatch(DiceSettled(seen))
+    rig.step()
+    assert engine_view(rig)["phase"] == "ROLL", "the players confirm first"
+    press(rig, ButtonName.YES)  # accepts the roll (not an answer)
+    v = engine_view(rig)
+    assert v["phase"] == "QUESTION" and v["view"]["last_roll"] == [2, 3]
+    assert beeps == ["roll_accepted"]
+    press(rig, ButtonName.YES)  # now YES marks the answer right
+    assert bulletin(rig, 0) == 5
+
+
+def test_a_double_tap_on_a_call_to_all_marks_only_one_person(make_rig: MakeRig) -> None:
+    rig, _ = start(make_rig, "Alice", "Bob", "Chloé", first=0,
+                   board=codec.dump(board_with(school={3: "petite_colle call=left"})))
+    roll(rig, 1, 2)
+    tap(rig, "c:wrong")  # Alice missed: Bob answers now
+    wrong = rig.scene.buttons.get("c:wrong")
+    assert wrong is not None
+    rig.clock.advance(0.1)
+    rig.tap(wrong.rect.center)  # the same finger bounces on the new screen
+    q = engine_view(rig)["view"]["question"]
+    assert q["answering"] == 1, "Bob was not marked wrong by Alice's double tap"
+    rig.clock.advance(0.5)
+    rig.tap(wrong.rect.center)  # a real tap, a moment later
+    assert engine_view(rig)["view"]["question"]["answering"] == 2

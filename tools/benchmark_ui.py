@@ -1,0 +1,121 @@
+"""How long the touchscreen takes per frame: the Le Docte Rat play screen, the table setup
+and the home screen, at 800x480 and 1280x720, with the live camera preview on the synthetic
+camera. The UI must keep 30 frames per second on a Raspberry Pi 4, i.e. 33 ms per frame;
+this prints milliseconds per frame here (median and 95th percentile) and the headroom left
+at an assumed Pi slowdown (``--slowdown``, 4 by default: not measured on a Pi).
+
+    .venv/bin/python tools/benchmark_ui.py [--frames 300] [--slowdown 4]
+
+A "frame" is what the loop does 30 times a second: map the queued inputs, update the scene,
+draw it onto the screen surface (no flip: the dummy video driver has no screen).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import queue
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import pygame  # noqa: E402
+
+from companion.config import load_config  # noqa: E402
+from companion.core.engine import Setup  # noqa: E402
+from companion.devices.buttons import Buttons  # noqa: E402
+from companion.devices.factory import make_pin_factory  # noqa: E402
+from companion.devices.synthetic import SyntheticSource  # noqa: E402
+from companion.devices.worker import CameraWorker  # noqa: E402
+from companion.games.registry import default_registry  # noqa: E402
+from companion.session.journal import Journal  # noqa: E402
+from companion.session.referee import Referee  # noqa: E402
+from companion.ui.context import AppContext, Hardware  # noqa: E402
+from companion.ui.i18n import Translator  # noqa: E402
+from companion.ui.intents import InputMap  # noqa: E402
+from companion.ui.loop import Loop  # noqa: E402
+
+
+def measure(scene_name: str, size: tuple[int, int], frames: int, tmp: Path) -> list[float]:
+    events: queue.Queue[Any] = queue.Queue()
+    config = load_config(env={"COMPANION_CONFIG": str(tmp / "config.toml"),
+                              "COMPANION_STATE_DIR": str(tmp / "state")})
+    factory = make_pin_factory("simulated")
+    buttons = Buttons(events, config.pins, factory)
+    source = SyntheticSource(7)
+    camera = CameraWorker(source, events, fps=30)
+    camera.start()
+    journal = Journal.open(":memory:")
+    registry = default_registry()
+    hardware = Hardware(buttons=buttons, buttons_kind="simulated", source=source, worker=camera,
+                        buzzer_kind="none", pin_factory=factory)
+    ctx = AppContext(config=config, journal=journal, registry=registry,
+                     referee=Referee(journal, registry), hardware=hardware, tr=Translator("fr"),
+                     demo=True)
+    first: Any
+    if scene_name == "home":
+        from companion.ui.scenes.home import HomeScene
+
+        first = HomeScene(ctx)
+    elif scene_name == "setup":
+        from companion.ui.scenes.docte_rat.setup import SetupScene
+
+        first = SetupScene(ctx)
+    else:
+        from companion.ui.scenes.docte_rat.play import PlayScene
+
+        engine = registry.get("docte-rat")
+        names = ("Alice", "Bob", "Chloé", "Denis", "Emma", "Farid")
+        ctx.referee.start("docte-rat", engine.prepare_setup(Setup.of(*names, first=0)))
+        first = PlayScene(ctx)
+    display = pygame.Surface(size)
+    inputs = InputMap(size, 0, demo=True, buttons=buttons, roll=hardware.roll)
+    loop = Loop(ctx, display, events=events, inputs=inputs, first=first, present=False)
+    times = []
+    try:
+        for i in range(frames + 30):
+            if i % 45 == 0:
+                hardware.roll()  # a new picture to convert and scale every 1.5 s
+            t0 = time.perf_counter()
+            loop.step(1 / 30, [])
+            times.append(time.perf_counter() - t0)
+            time.sleep(max(0.0, 1 / 30 - times[-1]))  # frames arrive at camera speed
+    finally:
+        hardware.close()
+        factory.close()
+        journal.close()
+    return [t * 1000 for t in times[30:]]  # the first frames build layouts and fonts
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--frames", type=int, default=300)
+    ap.add_argument("--slowdown", type=float, default=4.0)
+    args = ap.parse_args(argv)
+    pygame.display.init()
+    pygame.font.init()
+    print(f"{'screen':<32} {'median ms':>9} {'p95 ms':>7} {'max ms':>7} "
+          f"{'p95 x' + format(args.slowdown, 'g'):>8} {'30 fps?':>8}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for scene in ("home", "setup", "play (6 pawns, camera)"):
+            for size in ((800, 480), (1280, 720)):
+                ms = measure(scene.split()[0], size, args.frames, Path(tmp))
+                p95 = statistics.quantiles(ms, n=20)[18]
+                ok = "yes" if p95 * args.slowdown <= 1000 / 30 else "NO"
+                print(f"{scene + ' ' + str(size[0]) + 'x' + str(size[1]):<32} "
+                      f"{statistics.median(ms):9.2f} {p95:7.2f} {max(ms):7.2f} "
+                      f"{p95 * args.slowdown:8.1f} {ok:>8}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
