@@ -558,3 +558,37 @@ def test_a_double_tap_on_a_call_to_all_marks_only_one_person(make_rig: MakeRig) 
     rig.clock.advance(0.5)
     rig.tap(wrong.rect.center)  # a real tap, a moment later
     assert engine_view(rig)["view"]["question"]["answering"] == 2
+
+
+def test_a_crash_of_the_play_screen_offers_to_continue_the_same_game(
+        make_rig: MakeRig, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bug in the screen never loses the game: the failsafe's Continue rebuilds the
+    referee from the journal and goes back into the same game, at the same move."""
+    from companion.ui.scenes.failsafe import FailsafeScene
+
+    rig, _ = start(make_rig, "Alice", "Bob", first=0, goals=[5, 5, 5])
+    roll(rig, 2, 3)
+    before = rig.ctx.referee.view()
+    crashed: list[bool] = []
+
+    def broken_draw(self: PlayScene, surface: pygame.Surface) -> None:
+        if not crashed:
+            crashed.append(True)
+            raise RuntimeError("a bug in the play screen")
+        PlayScene.draw.__wrapped__(self, surface)  # type: ignore[attr-defined]
+
+    original = PlayScene.draw
+    broken_draw.__wrapped__ = original  # type: ignore[attr-defined]
+    monkeypatch.setattr(PlayScene, "draw", broken_draw)
+    rig.step(2)
+    assert isinstance(rig.scene, FailsafeScene)
+    assert "a bug in the play screen" not in rig.text()
+    old_referee = rig.ctx.referee
+    rig.tap_button("continue")
+    rig.step()
+    assert isinstance(rig.scene, PlayScene)
+    assert rig.ctx.referee is not old_referee  # rebuilt from the journal
+    after = rig.ctx.referee.view()
+    assert (after["session"], after["state_id"], after["phase"]) == (
+        before["session"], before["state_id"], before["phase"])
+    assert "Alice" in rig.text()

@@ -44,9 +44,19 @@ class FailsafeScene(Scene):
         return self.recover()
 
     def recover(self) -> Scene:
+        """Rebuild the referee from the journal and go back into the unfinished game (at its
+        last written move) when its screen exists; otherwise home."""
+        from . import GAME_SCENES
         from .home import HomeScene
 
         self.ctx.reload_referee()
+        game = self.ctx.referee.view().get("game")
+        factory = GAME_SCENES.get(game) if isinstance(game, str) else None
+        if factory is not None:
+            try:
+                return factory(self.ctx)
+            except Exception:
+                log.exception("the %s screen failed again while recovering", game)
         return HomeScene(self.ctx)
 
     def draw(self, surface: pygame.Surface) -> None:
