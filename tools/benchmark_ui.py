@@ -13,8 +13,6 @@ draw it onto the screen surface (no flip: the dummy video driver has no screen).
 from __future__ import annotations
 
 import argparse
-import os
-import queue
 import statistics
 import sys
 import tempfile
@@ -22,76 +20,45 @@ import time
 from pathlib import Path
 from typing import Any
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import pygame  # noqa: E402
-
-from companion.config import load_config  # noqa: E402
 from companion.core.engine import Setup  # noqa: E402
-from companion.devices.buttons import Buttons  # noqa: E402
-from companion.devices.factory import make_pin_factory  # noqa: E402
-from companion.devices.synthetic import SyntheticSource  # noqa: E402
-from companion.devices.worker import CameraWorker  # noqa: E402
-from companion.games.registry import default_registry  # noqa: E402
-from companion.session.journal import Journal  # noqa: E402
-from companion.session.referee import Referee  # noqa: E402
-from companion.ui.context import AppContext, Hardware  # noqa: E402
-from companion.ui.i18n import Translator  # noqa: E402
-from companion.ui.intents import InputMap  # noqa: E402
-from companion.ui.loop import Loop  # noqa: E402
+from tools.headless import headless  # noqa: E402
+
+
+def first_scene(name: str) -> Any:
+    def make(ctx: Any) -> Any:
+        if name == "home":
+            from companion.ui.scenes.home import HomeScene
+
+            return HomeScene(ctx)
+        if name == "setup":
+            from companion.ui.scenes.docte_rat.setup import SetupScene
+
+            return SetupScene(ctx)
+        from companion.ui.scenes.docte_rat.play import PlayScene
+
+        engine = ctx.registry.get("docte-rat")
+        names = ("Alice", "Bob", "Chloé", "Denis", "Emma", "Farid")
+        ctx.referee.start("docte-rat", engine.prepare_setup(Setup.of(*names, first=0)))
+        return PlayScene(ctx)
+
+    return make
 
 
 def measure(scene_name: str, size: tuple[int, int], frames: int, tmp: Path) -> list[float]:
-    events: queue.Queue[Any] = queue.Queue()
-    config = load_config(env={"COMPANION_CONFIG": str(tmp / "config.toml"),
-                              "COMPANION_STATE_DIR": str(tmp / "state")})
-    factory = make_pin_factory("simulated")
-    buttons = Buttons(events, config.pins, factory)
-    source = SyntheticSource(7)
-    camera = CameraWorker(source, events, fps=30)
-    camera.start()
-    journal = Journal.open(":memory:")
-    registry = default_registry()
-    hardware = Hardware(buttons=buttons, buttons_kind="simulated", source=source, worker=camera,
-                        buzzer_kind="none", pin_factory=factory)
-    ctx = AppContext(config=config, journal=journal, registry=registry,
-                     referee=Referee(journal, registry), hardware=hardware, tr=Translator("fr"),
-                     demo=True)
-    first: Any
-    if scene_name == "home":
-        from companion.ui.scenes.home import HomeScene
-
-        first = HomeScene(ctx)
-    elif scene_name == "setup":
-        from companion.ui.scenes.docte_rat.setup import SetupScene
-
-        first = SetupScene(ctx)
-    else:
-        from companion.ui.scenes.docte_rat.play import PlayScene
-
-        engine = registry.get("docte-rat")
-        names = ("Alice", "Bob", "Chloé", "Denis", "Emma", "Farid")
-        ctx.referee.start("docte-rat", engine.prepare_setup(Setup.of(*names, first=0)))
-        first = PlayScene(ctx)
-    display = pygame.Surface(size)
-    inputs = InputMap(size, 0, demo=True, buttons=buttons, roll=hardware.roll)
-    loop = Loop(ctx, display, events=events, inputs=inputs, first=first, present=False)
+    app = headless(tmp, size, first=first_scene(scene_name), dice_reader=True)
     times = []
     try:
         for i in range(frames + 30):
             if i % 45 == 0:
-                hardware.roll()  # a new picture to convert and scale every 1.5 s
+                app.ctx.hardware.roll()  # a new roll to read, outline and scale every 1.5 s
             t0 = time.perf_counter()
-            loop.step(1 / 30, [])
+            app.loop.step(1 / 30, [])
             times.append(time.perf_counter() - t0)
             time.sleep(max(0.0, 1 / 30 - times[-1]))  # frames arrive at camera speed
     finally:
-        hardware.close()
-        factory.close()
-        journal.close()
+        app.close()
     return [t * 1000 for t in times[30:]]  # the first frames build layouts and fonts
 
 
@@ -101,8 +68,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--frames", type=int, default=300)
     ap.add_argument("--slowdown", type=float, default=4.0)
     args = ap.parse_args(argv)
-    pygame.display.init()
-    pygame.font.init()
     print(f"{'screen':<32} {'median ms':>9} {'p95 ms':>7} {'max ms':>7} "
           f"{'p95 x' + format(args.slowdown, 'g'):>8} {'30 fps?':>8}")
     with tempfile.TemporaryDirectory() as tmp:
