@@ -666,7 +666,7 @@ class DiceInput:
                 label = str(slot.value) if slot.value is not None else "?"
             pygame.draw.rect(surface, colour, box, width=max(2, self.u(3)),
                              border_radius=self.u(6))
-            r = self.u(13)
+            r = max(self.u(13), min(self.u(20), box.width // 2))  # readable from a metre
             badge = (box.right + r // 2, box.top - r // 2)
             badge = (min(badge[0], where.right - r), max(badge[1], where.top + r))
             pygame.draw.circle(surface, colour, badge, r)

@@ -22,6 +22,7 @@ from companion.ui.intents import Back, Press
 from companion.ui.scenes.docte_rat.end import EndScene
 from companion.ui.scenes.docte_rat.play import PlayScene
 from companion.ui.scenes.history import HistoryScene
+from companion.ui.widgets import wrap
 from tests.games.docte_rat.scenario import board_with
 from tests.ui.conftest import Rig
 
@@ -30,20 +31,23 @@ MakeRig = Callable[..., Rig]
 
 def start(
     make_rig: MakeRig,
-    *names: str,
+    *names: str | Seat,
     size: tuple[int, int] = (800, 480),
     language: str = "fr",
     journal: Journal | None = None,
+    camera: bool = False,
     **options: Any,
 ) -> tuple[Rig, list[str]]:
-    """A rig showing the play screen of a new game; the list records every beep."""
+    """A rig showing the play screen of a new game (a name, or a Seat for a team); the list
+    records every beep."""
+    seats = tuple(n if isinstance(n, Seat) else Seat(n) for n in names)
 
     def first(ctx: Any) -> PlayScene:
-        verdict = ctx.referee.start("docte-rat", Setup(tuple(Seat(n) for n in names), options))
+        verdict = ctx.referee.start("docte-rat", Setup(seats, options))
         assert isinstance(verdict, Accepted), verdict
         return PlayScene(ctx)
 
-    rig = make_rig(size=size, language=language, journal=journal, first=first)
+    rig = make_rig(size=size, language=language, journal=journal, first=first, camera=camera)
     beeps: list[str] = []
     rig.ctx.hardware.beep = beeps.append  # type: ignore[method-assign]
     return rig, beeps
@@ -123,9 +127,22 @@ def test_a_short_game_from_the_first_roll_to_docte_rat(make_rig: MakeRig) -> Non
     tap(rig, "c:mini:single")
     assert "Mini-Test : une question — 15 points" in rig.text()
     press(rig, ButtonName.YES)
+    assert beeps[-1] == "winner"
+    # the winner's last points count up on the play screen before the end screen
+    play = scene(rig)
+    assert engine_view(rig)["is_over"] and bulletin(rig, 0) == 15
+    assert play.shown_bulletin(0) == 0
+    assert "Alice est Docte Rat !" in rig.text()
+    rig.clock.advance(0.45)
+    rig.step()
+    assert 0 < scene(rig).shown_bulletin(0) < 15
+    rig.clock.advance(0.6)
+    rig.step()
+    assert scene(rig).shown_bulletin(0) == 15 and "15" in rig.text()
+    rig.clock.advance(1.0)
     rig.step()
     assert isinstance(rig.scene, EndScene)
-    assert beeps[-1] == "winner"
+    assert beeps.count("winner") == 1
     rig.step()
     assert "Alice est Docte Rat !" in rig.text()
     assert engine_view(rig)["is_over"]
@@ -404,15 +421,43 @@ SHOT_BOARD = board_with(school={2: "bon_mot", 3: "petite_colle call=left", 4: "q
                         university={1: "mini_test"})
 
 
+#: the longest names the setup keyboard allows (20 characters), one of them a team
+LONG = ("Anne-Charlotte Dupré", Seat("Rats de bibliothèque", ("Zoé", "Paul", "Maximilien")),
+        "Grégoire Beauregard")
+
+
+def assert_texts_clear(play: PlayScene, name: str) -> None:
+    """The main panel's texts (notices, wrapped title, lines) each have their own room, and
+    the buttons and the dice come below them: nothing is drawn over anything else."""
+    texts = list(play.text_rects.items())
+    theme = play.ctx.theme
+    title = play.text_rects.get("title")
+    if title is not None:
+        rows = wrap(theme, play.prompt.title, play.title_size(), title.width, True)
+        assert title.height >= len(rows) * theme.font(play.title_size(), True).get_linesize()
+    for i, (a, ra) in enumerate(texts):
+        assert play._areas["main"].contains(ra), f"{name}: {a} out of the panel"
+        for b, rb in texts[i + 1:]:
+            assert not ra.colliderect(rb), f"{name}: {a} over {b}"
+    bottom = max((r.bottom for _, r in texts), default=0)
+    for b in play.buttons:
+        if play.overlay is None:
+            assert b.rect.top >= bottom or not any(
+                b.rect.colliderect(r) for _, r in texts), f"{name}: {b.key} over the text"
+    if play.phase in ("ROLL", "ROLL_OFF") and play.overlay is None:
+        assert play.dice.rect.top >= bottom, f"{name}: the dice over the text"
+
+
 @pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
 @pytest.mark.parametrize("language", ["fr", "en"])
 def test_every_phase_fits_the_screen(make_rig: MakeRig, size: tuple[int, int],
                                      language: str) -> None:
+    """Every phase, with the longest names the keyboard allows: the titles wrap and what
+    follows moves down; buttons stay on screen, apart, and at least 48 px."""
     out = os.environ.get("DR_SHOTS")
     for name, options, steps in PHASES:
         options = {"board": codec.dump(SHOT_BOARD), **options}
-        rig, _ = start(make_rig, "Alice", "Bob", "Chloé", size=size, language=language,
-                       **options)
+        rig, _ = start(make_rig, *LONG, size=size, language=language, **options)
         for step in steps:
             if isinstance(step, tuple):
                 roll(rig, *step)
@@ -434,6 +479,7 @@ def test_every_phase_fits_the_screen(make_rig: MakeRig, size: tuple[int, int],
             for other in buttons[i + 1:]:
                 assert not a.rect.colliderect(other.rect), f"{name}: {a.key} over {other.key}"
         assert play.prompt.title or play.overlay, name
+        assert_texts_clear(play, name)
         if out:
             Path(out).mkdir(parents=True, exist_ok=True)
             pygame.image.save(rig.display, str(Path(out) / f"{name}-{language}-{w}x{h}.png"))
@@ -450,6 +496,7 @@ def test_end_screen_shows_winner_and_final_bulletins(make_rig: MakeRig) -> None:
             roll(rig, 4, 3)
             tap(rig, "c:mini:single")
             press(rig, ButtonName.YES)
+            rig.clock.advance(2.0)
             rig.step()
             end = rig.scene
             assert isinstance(end, EndScene)
@@ -592,3 +639,156 @@ def test_a_crash_of_the_play_screen_offers_to_continue_the_same_game(
     assert (after["session"], after["state_id"], after["phase"]) == (
         before["session"], before["state_id"], before["phase"])
     assert "Alice" in rig.text()
+
+
+# -- the roll-off told in full, teams, the dice's room ----------------------------------------
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_the_roll_off_shows_every_total_and_why_a_tie_rolls_again(
+        make_rig: MakeRig, language: str) -> None:
+    rig, _ = start(make_rig, "Alice", "Bob", "Chloé", language=language,
+                   board=codec.dump(SCHOOL_PC))
+    roll(rig, 2, 3)  # Alice 5
+    roll(rig, 1, 4)  # Bob 5
+    roll(rig, 6, 6)  # Chloé 12: Alice and Bob tie for the lowest
+    ro = engine_view(rig)["view"]["roll_off"]
+    assert ro["contenders"] == [0, 1] and ro["totals"] == []
+    tie = ("Égalité à 5 entre Alice et Bob : ils relancent" if language == "fr"
+           else "Tie at 5 between Alice and Bob: they roll again")
+    assert tie in rig.text()
+    assert "Chloé" not in scene(rig).prompt.lines[2]  # only the tied players are waited for
+    roll(rig, 4, 4)  # Alice 8
+    assert tie in rig.text(), "the tie stays explained while they roll again"
+    roll(rig, 1, 2)  # Bob 3: Bob starts
+    v = engine_view(rig)
+    assert v["phase"] == "ROLL" and v["view"]["current"] == 1
+    if language == "fr":
+        assert "Tirage : Alice 8 · Bob 3" in rig.text()
+        assert "Bob commence : plus petit total (3)" in rig.text()
+    else:
+        assert "Roll-off: Alice 8 · Bob 3" in rig.text()
+        assert "Bob starts: lowest total (3)" in rig.text()
+    # the next roll: the roll-off summary gives way to what happened
+    roll(rig, 1, 1)
+    assert "Tirage" not in rig.text() and "Roll-off" not in rig.text()
+
+
+def test_a_roll_off_without_a_tie_lists_everyone(make_rig: MakeRig) -> None:
+    rig, _ = start(make_rig, "Alice", "Bob", "Chloé", board=codec.dump(SCHOOL_PC))
+    roll(rig, 6, 6)
+    roll(rig, 1, 2)
+    roll(rig, 3, 4)
+    assert "Tirage : Alice 12 · Bob 3 · Chloé 7" in rig.text()
+    assert "Bob commence : plus petit total (3)" in rig.text()
+    press(rig, ButtonName.UNDO)  # back to Chloé's roll: no stale summary
+    assert engine_view(rig)["phase"] == "ROLL_OFF"
+    assert "Tirage" not in rig.text() and "commence :" not in rig.text()
+
+
+def test_a_team_shows_its_members_on_its_bulletin_and_when_it_answers(
+        make_rig: MakeRig) -> None:
+    team = Seat("Les Rats", ("Zoé", "Paul"))
+    rig, _ = start(make_rig, "Alice", team, "Chloé", first=0,
+                   board=codec.dump(board_with(school={3: "petite_colle call=left"})))
+    play = scene(rig)
+    play.anims.clear()
+    rig.step()
+    assert "Zoé · Paul" in rig.text()  # on the Bulletin row, while Alice rolls
+    roll(rig, 1, 2)
+    assert not play.compact
+    assert "Zoé · Paul" in rig.text()  # small, under the team's name on its card
+    assert play.banner_members() == "", "Alice plays alone: no members in the banner"
+    press(rig, ButtonName.NO)  # Call to All: the team answers
+    assert play.turn_text() == "Alice joue  ·  Les Rats répond"
+    assert play.banner_members() == "Zoé · Paul"
+    # the team's figures stay big enough to read from a metre
+    assert play.number_rects[1].height >= play.number_rects[0].height * 0.75
+
+
+def test_six_long_names_and_teams_fit_at_both_sizes(make_rig: MakeRig) -> None:
+    out = os.environ.get("DR_SHOTS")
+    names: list[str | Seat] = [*LONG, Seat("Les Mousquetaires 22", ("Léa", "Tom")),
+                               "Bérénice Montgolfier", "Jean-Baptiste Lamarc"]
+    for size in ((800, 480), (1280, 720)):
+        for language in ("fr", "en"):
+            rig, _ = start(make_rig, *names, size=size, language=language, first=1,
+                           board=codec.dump(SHOT_BOARD))
+            play = scene(rig)
+            assert play.compact
+            assert_texts_clear(play, "roll")
+            roll(rig, 4, 4)  # the team lands on the Érudition: full Bulletins again
+            assert not play.compact
+            assert_texts_clear(play, "question")
+            rects = list(play.number_rects.values())
+            for i, a in enumerate(rects):
+                assert a.height >= 22 * size[0] // 800
+                for b in rects[i + 1:]:
+                    assert not a.colliderect(b)
+            assert "Zoé · Paul · Maximilien" in rig.text() and "Léa · Tom" in rig.text()
+            if out:
+                pygame.image.save(rig.display, str(
+                    Path(out) / f"six-long-{language}-{size[0]}x{size[1]}.png"))
+
+
+def test_points_land_on_full_bulletins_then_the_dice_get_the_room(make_rig: MakeRig) -> None:
+    rig, _ = start(make_rig, "Alice", "Bob", first=0, board=codec.dump(SCHOOL_PC))
+    play = scene(rig)
+    assert play.compact  # Alice rolls: compact Bulletins, wider dice
+    wide = play.dice.rect.width
+    assert wide >= 0.6 * 800
+    assert "Alice" in rig.text() and "Bob" in rig.text() and "/ 25" in rig.text()
+    roll(rig, 1, 2)
+    assert not play.compact
+    press(rig, ButtonName.YES)  # +5 for Alice: Bob rolls next, but the points land first
+    assert play.phase == "ROLL" and not play.compact
+    assert play.dice.rect.width < wide
+    rig.clock.advance(2.5)
+    rig.step()
+    assert play.compact and play.dice.rect.width == wide
+    assert play.shown_bulletin(0) == 5 and "5" in rig.text()
+    tap(rig, "dice:key:3")  # the pad still works in the new layout
+    tap(rig, "dice:key:4")
+    tap(rig, "dice:ok")
+    assert engine_view(rig)["view"]["last_roll"] == [3, 4]
+
+
+def test_the_camera_preview_is_large_with_the_real_dice_reader(make_rig: MakeRig) -> None:
+    """The synthetic camera, the real dice worker: at 800x480 the preview with the dice
+    outlined is far bigger than the 210x120 it used to be, every Bulletin still shows."""
+    import time
+
+    from companion.app import start_dice_worker
+
+    out = os.environ.get("DR_SHOTS")
+    rig, _ = start(make_rig, "Alice", "Bob", "Chloé", "Denis", "Emma", "Fanny", first=0,
+                   camera=True, board=codec.dump(SCHOOL_PC))
+    dice = start_dice_worker(rig.ctx.hardware.worker, rig.events)
+    if dice is None:
+        pytest.skip("the dice reader needs OpenCV")
+    rig.closers.insert(0, dice.stop)
+    rig.ctx.hardware.dice = dice
+    play = scene(rig)
+    play.dice.reset("")
+    rig.wait_for_frame()
+    assert rig.source is not None
+    rig.source.roll([3, 5])
+    deadline = time.monotonic() + 15
+    while play.dice.phase != "confirm" and time.monotonic() < deadline:
+        rig.step()
+        time.sleep(0.02)
+    rig.step()
+    assert play.dice.phase == "confirm", "the dice reader never settled"
+    where = play.dice._where
+    assert where.width >= 380 and where.height >= 190, where
+    boxes = [play.dice.die_box(s.reading) for s in play.dice.slots if s.reading is not None]
+    assert len(boxes) == 2 and all(b.width >= 36 for b in boxes), boxes
+    assert all(where.contains(b.clip(where)) for b in boxes)
+    text = rig.text()
+    for name in ("Alice", "Bob", "Chloé", "Denis", "Emma", "Fanny"):
+        assert name in text
+    assert text.count("/ 25") == 6
+    if out:
+        pygame.image.save(rig.display, str(Path(out) / "camera-confirm-fr-800x480.png"))
+    press(rig, ButtonName.YES)
+    assert sorted(engine_view(rig)["view"]["last_roll"]) == [3, 5]

@@ -25,13 +25,37 @@ from ....core.actions import Action, roll_action
 from ....devices.events import ButtonName
 from ....session.referee import Accepted, Intent, RejectCode, Verdict
 from ... import theme as th
-from ...dice_input import DiceInput, DiceResult
+from ...dice_input import CAMERA, DiceInput, DiceResult
 from ...i18n import EN
 from ...intents import Back, Press, Tap, UIIntent
-from ...widgets import Button, draw_background, draw_block, draw_text, grid, panel
+from ...widgets import (
+    Button,
+    draw_background,
+    draw_block,
+    draw_text,
+    grid,
+    panel,
+    stack,
+    wrap,
+)
 from ..base import Scene
-from .play_bulletin import bulletin_layout, draw_bulletin, seat_colour, visible
-from .play_phases import ROLL_PHASES, Choice, Prompt, notice_lines, phase_prompt
+from .play_bulletin import (
+    bulletin_layout,
+    draw_bulletin,
+    draw_bulletin_row,
+    members_text,
+    seat_colour,
+    visible,
+)
+from .play_phases import (
+    ROLL_PHASES,
+    Choice,
+    Prompt,
+    RollOffRound,
+    notice_lines,
+    phase_prompt,
+    rolloff_round_lines,
+)
 
 if TYPE_CHECKING:
     from ...context import AppContext
@@ -50,6 +74,9 @@ POP = 2.4
 #: so the referee alone cannot tell it from a real choice (e.g. marking the next person of
 #: a Call to All wrong as well)
 DOUBLE_TAP = 0.35
+#: seconds the play screen stays after the winning action, so the table sees the last
+#: points count up on the winner's Bulletin before the end screen
+END_DELAY = 1.8
 
 
 class PlayScene(Scene):
@@ -71,6 +98,10 @@ class PlayScene(Scene):
         self._under: list[Button] = []
         self._areas: dict[str, pygame.Rect] = {}
         self.changed_at = float("-inf")
+        self.rolloff: RollOffRound | None = None  # the last finished roll-off round seen
+        self.over_at: float | None = None  # when this screen saw the winning action
+        #: where the main panel's texts were laid out (title, lines, notices), for tests
+        self.text_rects: dict[str, pygame.Rect] = {}
         self.refresh()
 
     # -- reading the referee ---------------------------------------------------------------
@@ -105,10 +136,37 @@ class PlayScene(Scene):
             self.bon_mot_value = None
             if self.phase in ROLL_PHASES:
                 self.dice.reset("")
+            self._remember_rolloff(before)
         self._make_prompt()
         self.notices = notice_lines(self.tr, self.view)
+        rnd = self.rolloff
+        starts = [n.get("seat") for n in self.view.get("notices", []) if n.get("kind") == "starts"]
+        if rnd is not None and rnd.starter is not None and starts == [rnd.starter]:
+            # everyone's roll-off total and why this pawn starts, not only the last roll
+            self.notices = rolloff_round_lines(self.tr, self.view, rnd)
         if forward and before.get("session") == info["session"]:
             self._celebrate(before)
+
+    def _remember_rolloff(self, before: Mapping[str, Any]) -> None:
+        """A roll-off round just ended (someone starts, or a tie): keep everyone's totals,
+        which the engine's view no longer holds."""
+        notices = self.view.get("notices", [])
+        last = [n for n in notices if n.get("kind") == "rolloff"]
+        ended = [n for n in notices if n.get("kind") in ("starts", "rolloff_tie")]
+        old = (before.get("view") or {}).get("roll_off") or {}
+        if (not last or not ended or before.get("session") != self.info.get("session")
+                or before.get("phase") != "ROLL_OFF"):
+            return
+        contenders, totals = list(old.get("contenders", [])), list(old.get("totals", []))
+        if len(totals) + 1 != len(contenders):
+            return
+        pairs = tuple(zip(contenders, [*totals, int(last[-1].get("value", 0))], strict=True))
+        end = ended[-1]
+        if end.get("kind") == "starts":
+            self.rolloff = RollOffRound(pairs, starter=end.get("seat"))
+        else:
+            tied = tuple(int(x) for x in str(end.get("detail", "")).split(",") if x.strip())
+            self.rolloff = RollOffRound(pairs, tied=tied)
 
     def _make_prompt(self) -> None:
         points: dict[int, int] = {}
@@ -121,7 +179,7 @@ class PlayScene(Scene):
             self.tr, self.info, self.legal, bon_mot_value=self.bon_mot_value,
             bon_mot_points=points, double_or_quit_most=most,
             bonus=int(getattr(q, "bonus", 0) or 0),
-            multiplier=int(getattr(q, "multiplier", 1) or 1))
+            multiplier=int(getattr(q, "multiplier", 1) or 1), rolloff=self.rolloff)
 
     def _celebrate(self, before: Mapping[str, Any]) -> None:
         """Points landed: count up, highlight, pop and beep (forward actions only)."""
@@ -148,6 +206,7 @@ class PlayScene(Scene):
                 self.pops[seat] = (self.tr("dr.banner.goal"), now)
                 self.anims[seat] = (0, int(seats[seat]["bulletin"]), now)
         if "docte_rat" in kinds:
+            self.over_at = now
             self.ctx.hardware.beep("winner")
         elif "goal" in kinds:
             self.ctx.hardware.beep("goal_reached")
@@ -186,6 +245,7 @@ class PlayScene(Scene):
         if isinstance(verdict, Accepted):
             self.anims.clear()
             self.pops.clear()
+            self.over_at = None
             self.ctx.notify(self.tr("dr.undone"))
         self._after(verdict, forward=False)
         return verdict
@@ -241,6 +301,8 @@ class PlayScene(Scene):
 
             return HomeScene(self.ctx)
         if self.info.get("is_over"):
+            if self.over_at is not None and self.ctx.now() - self.over_at < END_DELAY:
+                return None  # the winner's last points count up here first
             from .end import EndScene
 
             return EndScene(self.ctx)
@@ -351,7 +413,17 @@ class PlayScene(Scene):
     def layout_state(self) -> Hashable:
         dice = self.dice.layout_state() if self.phase in ROLL_PHASES else None
         return (self.seen_id, self.overlay, self.bon_mot_value, dice,
-                self.info.get("can_undo"), self.info.get("can_redo"))
+                self.info.get("can_undo"), self.info.get("can_redo"), self.compact)
+
+    @property
+    def compact(self) -> bool:
+        """While a roll is awaited or confirmed, the Bulletins shrink to one row per pawn
+        (name, colour, number, goal) and the dice get the room: the camera preview with the
+        dice outlined must read from a metre away. Not while points are still landing."""
+        if not self.live or self.phase not in ROLL_PHASES:
+            return False
+        now = self.ctx.now()
+        return not any(now - t0 < GLOW for _, _, t0 in self.anims.values())
 
     def build(self, size: tuple[int, int]) -> None:
         w, h = size
@@ -361,7 +433,7 @@ class PlayScene(Scene):
         undo = pygame.Rect(menu.x - m - self.u(150), m, self.u(150), bar_h)
         self._areas["turn"] = pygame.Rect(m, m, undo.x - 2 * m, bar_h)
         body_y = m + bar_h + m
-        left_w = round(w * 0.34)
+        left_w = round(w * (0.215 if self.compact else 0.34))
         self._areas["bulletins"] = pygame.Rect(m, body_y, left_w, h - body_y - m)
         main = pygame.Rect(m + left_w + m, body_y, w - left_w - 3 * m, h - body_y - m)
         self._areas["main"] = main
@@ -378,23 +450,54 @@ class PlayScene(Scene):
         else:
             self._under = []
 
-    def _text_heights(self, inner: pygame.Rect) -> tuple[int, int, int]:
-        """Heights of the notices strip, the title and the lines (in that order)."""
-        notices = self.u(42) if self.notices and self.phase not in ("ROLL_OFF",) else 0
-        title = self.u(64)
-        lines = self.u(24) * len(self.prompt.lines)
-        return notices, title, lines
+    def _text_layout(self, inner: pygame.Rect) -> dict[str, pygame.Rect]:
+        """Where the notices strip, the title and the lines go, from their wrapped heights
+        (a long name wraps the title onto two lines: what follows moves down)."""
+        theme = self.ctx.theme
+        out: dict[str, pygame.Rect] = {}
+        y = inner.y
+        if self.notices and self.phase != "ROLL_OFF":
+            size = self.u(15)
+            rows = wrap(theme, "  ·  ".join(self.notices), size, inner.width - self.u(14))
+            line_h = theme.font(size).get_linesize()
+            h = min(3, len(rows)) * line_h + self.u(8)
+            out["notices"] = pygame.Rect(inner.x, y, inner.width, h)
+            y += h + self.u(6)
+        if self.prompt.title and not self.title_in_dice and self.prompt.kind != "winner":
+            size = self.title_size()
+            rows = wrap(theme, self.prompt.title, size, inner.width, True)
+            h = len(rows) * theme.font(size, True).get_linesize()
+            out["title"] = pygame.Rect(inner.x, y, inner.width, h)
+            y += h + self.u(4)
+        for i, line in enumerate(self.prompt.lines):
+            size = self.u(17)
+            rows = wrap(theme, line, size, inner.width)
+            h = len(rows) * theme.font(size).get_linesize()
+            out[f"line{i}"] = pygame.Rect(inner.x, y, inner.width, h)
+            y += h + self.u(2)
+        return out
+
+    @property
+    def title_in_dice(self) -> bool:
+        """While the camera awaits a roll, the prompt ("Alice, roll the dice") is the dice
+        preview's own status line: the picture gets the title's room."""
+        return self.phase in ROLL_PHASES and self.dice.mode == CAMERA
+
+    def title_size(self) -> int:
+        return self.u(24) if self.phase in ROLL_PHASES else self.u(26)
 
     def _build_main(self, main: pygame.Rect) -> None:
         pad = self.u(12)
         inner = main.inflate(-2 * pad, -2 * pad)
-        notices_h, title_h, lines_h = self._text_heights(inner)
-        top = inner.y + notices_h + title_h + lines_h + (self.u(6) if lines_h else 0)
+        texts = self._text_layout(inner)
+        self.text_rects = dict(texts)
+        top = max((r.bottom for r in texts.values()), default=inner.y) + self.u(8)
         area = pygame.Rect(inner.x, top, inner.width, inner.bottom - top)
         self._areas["choices"] = area
         p = self.prompt
         gap = self.u(10)
         if p.kind == "dice":
+            self.dice.prompt = p.title if self.title_in_dice else ""
             self.dice.build(area, self)
             return
         if p.kind == "pair":
@@ -518,14 +621,33 @@ class PlayScene(Scene):
             text += "  ·  " + self.tr("dr.answers", name=seats[q["answering"]]["name"])
         return text
 
-    def _draw_turn(self, surface: pygame.Surface) -> None:
-        rect = self._areas["turn"]
-        seats = self.view["seats"]
+    def banner_seat(self) -> int:
+        """The pawn the turn banner is about: the roller, or the one answering now."""
         seat = self._turn_seat()
         if self.phase == "ROLL_OFF":
             ro = self.view["roll_off"]
             i = len(ro["totals"])
             seat = ro["contenders"][i] if i < len(ro["contenders"]) else 0
+        q = self.view.get("question")
+        if self.phase == "QUESTION" and q and q["answering"] != q["owner"]:
+            seat = int(q["answering"])
+        return seat
+
+    def banner_members(self) -> str:
+        """The team's members under the banner's text ("" for a player alone)."""
+        seats = self.view.get("seats", [])
+        for seat in (self.banner_seat(), self._turn_seat()):
+            text = members_text(seats[seat]) if 0 <= seat < len(seats) else ""
+            if text:
+                return text
+        return ""
+
+    def _draw_turn(self, surface: pygame.Surface) -> None:
+        rect = self._areas["turn"]
+        seats = self.view["seats"]
+        seat = self._turn_seat()
+        if self.phase == "ROLL_OFF":
+            seat = self.banner_seat()
         colour = seat_colour(seats[seat], seat)
         panel(surface, rect, th.mix(th.PANEL, visible(colour), 0.22), self.u(14),
               shadow=self.u(3), border=visible(colour))
@@ -534,8 +656,17 @@ class PlayScene(Scene):
         pygame.draw.ellipse(surface, colour, chip)
         pygame.draw.ellipse(surface, th.TEXT, chip, width=max(1, self.u(2)))
         x = chip.right + self.u(12)
-        draw_text(surface, self.ctx.theme, self.turn_text(), (x, rect.centery), self.u(26),
-                  th.TEXT, bold=True, anchor="midleft", max_width=rect.right - x - self.u(10))
+        width = rect.right - x - self.u(10)
+        members = self.banner_members()
+        if not members:
+            draw_text(surface, self.ctx.theme, self.turn_text(), (x, rect.centery),
+                      self.u(26), th.TEXT, bold=True, anchor="midleft", max_width=width)
+            return
+        # a team: its members in small under the banner's line
+        draw_text(surface, self.ctx.theme, self.turn_text(), (x, rect.y + self.u(4)),
+                  self.u(22), th.TEXT, bold=True, max_width=width)
+        draw_text(surface, self.ctx.theme, members, (x, rect.bottom - self.u(4)), self.u(15),
+                  th.TEXT_MUTED, anchor="bottomleft", max_width=width)
 
     def _draw_bulletins(self, surface: pygame.Surface, now: float) -> None:
         seats = self.view["seats"]
@@ -544,15 +675,20 @@ class PlayScene(Scene):
         answering = q["answering"] if (q and self.phase == "QUESTION") else None
         playing = self._turn_seat() if self.phase not in ("ROLL_OFF", "OVER") else None
         self.number_rects = {}
+        if self.compact:
+            gap = self.u(6)
+            rows = stack(area, len(seats), gap)
+            for i, rect in enumerate(rows):
+                rect.height = min(rect.height, self.u(118))
+                rect.y = area.y + i * (rect.height + gap)
+                self.number_rects[i] = draw_bulletin_row(
+                    surface, self.ctx.theme, self.tr, rect, seats[i], seat_colour(seats[i], i),
+                    self.shown_bulletin(i), unit=self.unit, playing=playing == i,
+                    badge=self._badge(seats[i], i, None, playing))
+            return
         for i, rect in enumerate(bulletin_layout(area, len(seats), self.u(8))):
             seat = seats[i]
-            badge = None
-            if answering == i and answering != playing:
-                badge = self.tr("dr.answering_badge")
-            elif int(seat.get("rest", 0)):
-                badge = self.tr("dr.rest_badge", count=seat["rest"])
-            elif int(seat.get("infractions", 0)):
-                badge = self.tr("dr.warning_badge", count=seat["infractions"])
+            badge = self._badge(seat, i, answering, playing)
             self.number_rects[i] = draw_bulletin(
                 surface, self.ctx.theme, self.tr, rect, seat, seat_colour(seat, i),
                 self.shown_bulletin(i), unit=self.unit, playing=playing == i,
@@ -561,6 +697,16 @@ class PlayScene(Scene):
             pop = self.pops.get(i)
             if pop is not None and now - pop[1] < POP:
                 self._draw_pop(surface, rect, pop[0], (now - pop[1]) / POP)
+
+    def _badge(self, seat: Mapping[str, Any], i: int, answering: int | None,
+               playing: int | None) -> str | None:
+        if answering == i and answering != playing:
+            return self.tr("dr.answering_badge")
+        if int(seat.get("rest", 0)):
+            return self.tr("dr.rest_badge", count=seat["rest"])
+        if int(seat.get("infractions", 0)):
+            return self.tr("dr.warning_badge", count=seat["infractions"])
+        return None
 
     def _draw_pop(self, surface: pygame.Surface, rect: pygame.Rect, text: str,
                   t: float) -> None:
@@ -577,26 +723,27 @@ class PlayScene(Scene):
         theme = self.ctx.theme
         main = self._areas["main"]
         panel(surface, main, th.PANEL, self.u(16), shadow=self.u(3))
-        pad = self.u(12)
-        inner = main.inflate(-2 * pad, -2 * pad)
-        notices_h, title_h, lines_h = self._text_heights(inner)
-        y = inner.y
-        if notices_h:
-            strip = pygame.Rect(inner.x, y, inner.width, notices_h - self.u(6))
+        texts = self.text_rects
+        strip = texts.get("notices")
+        if strip is not None:
             pygame.draw.rect(surface, th.mix(th.PANEL, th.SHADOW, 0.5), strip,
                              border_radius=self.u(8))
             draw_block(surface, theme, "  ·  ".join(self.notices),
                        strip.inflate(-self.u(14), -self.u(4)), self.u(15), th.ACCENT,
                        align="left")
-            y += notices_h
-        draw_block(surface, theme, self.prompt.title,
-                   pygame.Rect(inner.x, y, inner.width, title_h), self.u(26), th.TEXT,
-                   bold=True, align="left")
-        y += title_h
-        for line in self.prompt.lines:
-            draw_text(surface, theme, line, (inner.x, y), self.u(17), th.TEXT_MUTED,
-                      max_width=inner.width)
-            y += self.u(24)
+        title = texts.get("title")
+        if title is not None:
+            draw_block(surface, theme, self.prompt.title, title, self.title_size(), th.TEXT,
+                       bold=True, align="left", valign="top")
+        for i, line in enumerate(self.prompt.lines):
+            rect = texts.get(f"line{i}")
+            if rect is not None:
+                draw_block(surface, theme, line, rect, self.u(17), th.TEXT_MUTED,
+                           align="left", valign="top")
+        area = self._areas.get("choices")
+        if self.prompt.kind == "winner" and area is not None:  # before the end screen
+            draw_block(surface, theme, self.prompt.title, area, self.u(44), th.ACCENT,
+                       bold=True)
         label = self._areas.get("toggle_label")
         if self.prompt.toggles and label is not None:
             draw_block(surface, theme, self.tr("dr.q.bonmot_value"), label, self.u(17),
@@ -630,4 +777,4 @@ class PlayScene(Scene):
 
     def screen_key(self) -> Hashable:
         return (self.name, self.tr.language, self.seen_id, self.overlay, self.bon_mot_value,
-                self.dice.layout_state() if self.phase in ROLL_PHASES else None)
+                self.dice.layout_state() if self.phase in ROLL_PHASES else None, self.compact)

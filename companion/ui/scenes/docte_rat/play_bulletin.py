@@ -60,6 +60,12 @@ def seat_colour(seat: Mapping[str, Any], index: int) -> Colour:
     return PALETTE[index % len(PALETTE)]
 
 
+def members_text(seat: Mapping[str, Any]) -> str:
+    """A team's members, "Zoé · Paul · Max" ("" for a player alone)."""
+    members = [str(m).strip() for m in seat.get("members") or () if str(m).strip()]
+    return " · ".join(members)
+
+
 def bulletin_layout(area: pygame.Rect, count: int, gap: int) -> list[pygame.Rect]:
     """Cards for ``count`` pawns: one column up to 3, two columns beyond."""
     count = max(1, count)
@@ -118,17 +124,25 @@ def draw_bulletin(
         right_edge = b.x - u(6)
     draw_text(surface, theme, str(seat.get("name", "?")), (name_x, chip.centery), name_size,
               th.TEXT, bold=True, anchor="midleft", max_width=max(10, right_edge - name_x))
+    y = chip.bottom + u(5)
+    members = members_text(seat)
+    if members:  # a team: who is in it, small, under its name
+        m = draw_text(surface, theme, members, (name_x, chip.bottom + u(1)),
+                      u(12) if narrow else u(14), th.TEXT, max_width=rect.right - pad - name_x)
+        y = m.bottom + u(2)
     track = str(seat.get("track", "school"))
-    draw_text(surface, theme, tr(f"dr.track.{track}"), (rect.x + pad, chip.bottom + u(5)),
-              u(13) if narrow else u(15), th.mix(bright, th.TEXT, 0.55),
-              max_width=rect.width - 2 * pad)
+    t = draw_text(surface, theme, tr(f"dr.track.{track}"), (rect.x + pad, y),
+                  u(13) if narrow else u(15), th.mix(bright, th.TEXT, 0.55),
+                  max_width=rect.width - 2 * pad)
     # the Bulletin: large figures, the goal beside them
     goal = int(seat.get("goal", 0) or 0)
     bar_h = u(10)
     bar = pygame.Rect(rect.x + pad, rect.bottom - pad - bar_h, rect.width - 2 * pad, bar_h)
-    top = chip.bottom + u(24)
+    top = max(chip.bottom + u(24), t.bottom + (0 if members else u(4)))
     number_h = bar.y - u(4) - top
-    big = max(u(22), min(u(64), round(number_h * 0.95), round(rect.width * 0.30)))
+    # a font's line box is taller than its digits: the figures may use the band's slack
+    big = max(u(22), min(u(64), round(number_h * (1.25 if members else 0.95)),
+                         round(rect.width * 0.30)))
     goal_text = tr("dr.goal", goal=goal)
     goal_size = max(u(13), big * 2 // 5)
     goal_w = theme.font(goal_size, True).size(goal_text)[0]
@@ -141,6 +155,77 @@ def draw_bulletin(
     draw_text(surface, theme, goal_text, (num_rect.right + u(6), num_rect.bottom - u(4)),
               goal_size, th.TEXT_MUTED, bold=True, anchor="bottomleft")
     # progress towards the track's goal
+    pygame.draw.rect(surface, th.SHADOW, bar, border_radius=bar_h // 2)
+    frac = 0.0 if goal <= 0 else max(0.0, min(1.0, shown / goal))
+    if frac > 0:
+        fill = pygame.Rect(bar.x, bar.y, max(bar_h, round(bar.width * frac)), bar_h)
+        pygame.draw.rect(surface, bright, fill, border_radius=bar_h // 2)
+    return num_rect
+
+
+def draw_bulletin_row(
+    surface: pygame.Surface,
+    theme: Theme,
+    tr: Translator,
+    rect: pygame.Rect,
+    seat: Mapping[str, Any],
+    colour: Colour,
+    shown: int,
+    *,
+    unit: float,
+    playing: bool = False,
+    badge: str | None = None,
+) -> pygame.Rect:
+    """A pawn's Bulletin in one short row (while the dice take the room): colour, name, the
+    number and the goal of its track, a thin progress bar. Returns the number's rectangle."""
+
+    def u(v: float) -> int:
+        return round(v * unit)
+
+    bright = visible(colour)
+    radius = u(10)
+    border = th.ACCENT if playing else th.mix(bright, th.PANEL, 0.35)
+    panel(surface, rect, th.mix(th.PANEL, bright, 0.12), radius, shadow=u(2), border=border)
+    if playing:
+        pygame.draw.rect(surface, th.ACCENT, rect, width=u(3), border_radius=radius)
+    pad = u(8)
+    bar_h = u(6)
+    bar = pygame.Rect(rect.x + pad, rect.bottom - u(5) - bar_h, rect.width - 2 * pad, bar_h)
+    body = pygame.Rect(rect.x + pad, rect.y + u(4), rect.width - 2 * pad, bar.y - rect.y - u(5))
+    name_size = u(15) if body.height < u(70) else u(18)
+    d = u(14) if body.height < u(70) else u(18)
+    name_h = theme.font(name_size, True).get_linesize()
+    chip = pygame.Rect(body.x, body.y + (name_h - d) // 2, d, d)
+    pygame.draw.ellipse(surface, colour, chip)
+    pygame.draw.ellipse(surface, th.mix(bright, (255, 255, 255), 0.5), chip, width=max(1, u(2)))
+    right = body.right
+    if badge:
+        b = draw_text(surface, theme, badge, (right, chip.centery), u(12),
+                      th.ACCENT if playing else th.TEXT_MUTED, bold=True, anchor="midright",
+                      max_width=body.width // 3)
+        right = b.x - u(4)
+    x = chip.right + u(6)
+    draw_text(surface, theme, str(seat.get("name", "?")), (x, body.y), name_size, th.TEXT,
+              bold=True, max_width=max(10, right - x))
+    goal = int(seat.get("goal", 0) or 0)
+    num_top = body.y + name_h
+    if body.height >= u(96):  # room to spare (three pawns or fewer): members and track
+        members = members_text(seat)
+        if members:
+            m = draw_text(surface, theme, members, (x, num_top), u(13), th.TEXT,
+                          max_width=max(10, body.right - x))
+            num_top = m.bottom
+        track = str(seat.get("track", "school"))
+        t = draw_text(surface, theme, tr(f"dr.track.{track}"), (body.x, num_top), u(13),
+                      th.mix(bright, th.TEXT, 0.55), max_width=body.width)
+        num_top = t.bottom
+    big = max(u(20), min(u(52), round((body.bottom - num_top) * 0.95)))
+    goal_text = tr("dr.goal", goal=goal)
+    goal_size = max(u(13), big * 1 // 2)
+    num_rect = draw_text(surface, theme, str(shown), (body.x, body.bottom + u(2)), big,
+                         th.TEXT, bold=True, anchor="bottomleft")
+    draw_text(surface, theme, goal_text, (num_rect.right + u(5), num_rect.bottom - u(3)),
+              goal_size, th.TEXT_MUTED, bold=True, anchor="bottomleft")
     pygame.draw.rect(surface, th.SHADOW, bar, border_radius=bar_h // 2)
     frac = 0.0 if goal <= 0 else max(0.0, min(1.0, shown / goal))
     if frac > 0:

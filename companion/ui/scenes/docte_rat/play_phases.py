@@ -44,9 +44,43 @@ class Prompt:
     title: str
     lines: list[str] = field(default_factory=list)
     choices: list[Choice] = field(default_factory=list)
-    kind: str = "grid"  # dice | answer | pair | grid | none
+    kind: str = "grid"  # dice | answer | pair | grid | winner | none
     columns: int = 2
     toggles: list[Choice] = field(default_factory=list)  # small choices above (Bon Mot)
+
+
+@dataclass(frozen=True)
+class RollOffRound:
+    """A finished round of the roll-off, as the table saw it: the engine's view forgets the
+    totals once the round is over, the screen remembers them to show why someone starts."""
+
+    totals: tuple[tuple[int, int], ...]  # (seat, total) in rolling order
+    tied: tuple[int, ...] = ()  # the seats that roll again (empty: ``starter`` starts)
+    starter: int | None = None
+
+
+def names_text(tr: Translator, names: Sequence[str]) -> str:
+    """"Alice", "Alice et Bob", "Alice, Bob et Chloé"."""
+    names = list(names)
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + tr("dr.and") + names[-1]
+
+
+def rolloff_round_lines(tr: Translator, view: Mapping[str, Any],
+                        rnd: RollOffRound) -> list[str]:
+    """Everyone's total of a finished roll-off round, then who starts or who rolls again."""
+    totals = "  ·  ".join(tr("dr.rolloff.entry", name=_name(view, seat), total=total)
+                          for seat, total in rnd.totals)
+    by_seat = dict(rnd.totals)
+    lines = [tr("dr.rolloff.round", totals=totals)]
+    if rnd.tied:
+        lines.append(tr("dr.rolloff.tie", total=by_seat.get(rnd.tied[0], "?"),
+                        names=names_text(tr, [_name(view, s) for s in rnd.tied])))
+    elif rnd.starter is not None:
+        lines.append(tr("dr.rolloff.starts", name=_name(view, rnd.starter),
+                        total=by_seat.get(rnd.starter, "?")))
+    return lines
 
 
 def _name(view: Mapping[str, Any], seat: int | None) -> str:
@@ -82,8 +116,10 @@ def phase_prompt(
     double_or_quit_most: int = 3,
     bonus: int = 0,
     multiplier: int = 1,
+    rolloff: RollOffRound | None = None,
 ) -> Prompt:
-    """``info`` is ``Referee.view()``; ``legal`` the engine's legal actions now."""
+    """``info`` is ``Referee.view()``; ``legal`` the engine's legal actions now;
+    ``rolloff`` the last finished roll-off round the screen saw (if any)."""
     view = info["view"]
     phase = str(info["phase"])
     current = int(view["current"])
@@ -100,9 +136,11 @@ def phase_prompt(
                 parts.append(tr("dr.rolloff.total", name=_name(view, seat), total=totals[i]))
             else:
                 parts.append(tr("dr.rolloff.waiting", name=_name(view, seat)))
+        if rolloff is not None and rolloff.tied and list(rolloff.tied) == contenders:
+            lines.insert(1, rolloff_round_lines(tr, view, rolloff)[-1])
+        elif len(contenders) < len(view["seats"]):
+            lines.insert(1, tr("dr.rolloff.tie_round"))
         lines.append("  ·  ".join(parts))
-        if len(contenders) < len(view["seats"]):
-            lines.append(tr("dr.rolloff.tie_round"))
         return Prompt(tr("dr.rolloff.prompt", name=_name(view, roller)), lines, kind="dice")
     if phase == "ROLL":
         kinds = [n["kind"] for n in view["notices"]]
@@ -194,6 +232,10 @@ def phase_prompt(
         ]
         lines = [tr("dr.dq.rounds", round=int(q.get("round", 0)) + 1, most=double_or_quit_most)]
         return Prompt(tr("dr.dq.prompt", name=me, stake=stake), lines, choices, kind="pair")
+    if phase == "OVER":
+        winner = view.get("winner")
+        return Prompt(tr("dr.end.winner", name=_name(view, winner if isinstance(winner, int)
+                                                       else None)), kind="winner")
     if phase == "QUESTION":
         prompt = _question(tr, view, actions, bon_mot_value, bon_mot_points or {})
         if multiplier > 1:
