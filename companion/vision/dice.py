@@ -13,14 +13,18 @@ no state. The pipeline, all classical OpenCV:
 4. fit each group to the six canonical layouts (a 3x3 grid seen through an affine map for 4
    to 6 pips, a similarity along the diagonal for 2 and 3), then look at all nine grid cells
    and the rest of the face in the image: a cell that should be empty but looks like a pip,
-   marks left unexplained, pips of unequal sizes, a squash that the pips do not share, a
-   similar pip nearby left out of a 2 or a 3, or pips too big for a 2 or 3 compared with the
-   other dice in view all make the die uncertain (it is never silently re-valued);
+   marks left unexplained, pips of unequal sizes, a squash that the pips do not share (in
+   size, or for a 4 or a 5 in direction), a similar pip nearby left out of a 2 or a 3, pips
+   too big for a 2 or 3 compared with the other dice in view, or a 2 with pips too small
+   to prove that no other pip is there all make the die uncertain (it is never silently
+   re-valued);
 5. a lone pip is a 1 only when a closed face-coloured body surrounds it, centred on it;
 6. oblique views: two faces closer than about a die apart are a top face and a side face
    of one die; the top one is kept (higher in the picture, least foreshortened). A face
    alone that looks like a side face (pips squashed sideways, die body above it) is flagged.
-   This assumes an upright camera: the picture's top edge is the far side of the table.
+   This assumes an upright camera (the picture's top edge is the far side of the table),
+   except that "sideways" is taken from the squash the dice in view share when at least
+   three of them agree on it (a turned camera squashes all top faces alike).
 
 A reading is ``uncertain`` whenever any of those checks is marginal: the players are asked
 rather than told a wrong value. ``notes`` says why, per die.
@@ -30,6 +34,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import statistics
 from dataclasses import dataclass
 
 import cv2
@@ -40,6 +45,7 @@ from companion.vision.pips import GREY, Pip, find_pips, intensities
 
 WORK_SIZE = 640  # long side of the working image, pixels
 MAX_DICE = 12
+_MIN_SURE_PIP = 2.5  # pip radius (working pixels) below which a pip may vanish unseen
 
 # canonical layouts on a 3x3 grid (units: one pip spacing), x right, y down
 _LAYOUTS: dict[int, np.ndarray] = {
@@ -125,6 +131,12 @@ def read_pips(image: np.ndarray) -> DiceObservation:
         for f in faces
     )
     return DiceObservation("pips", dice, width, height, tuple(notes))
+
+
+def _median(values: list[float]) -> float:
+    """``np.median`` of a short list (the same number: the middle value, or the mean of the
+    two middle ones), without numpy's overhead."""
+    return float(statistics.median(values))
 
 
 # -- grouping --------------------------------------------------------------------------------
@@ -299,7 +311,7 @@ def _stray_marks(resp: np.ndarray, corners: np.ndarray, group: list[Pip], contra
         cv2.circle(mask, (round(p.x - x0), round(p.y - y0)), max(2, round(1.6 * p.r)), 0, -1)
     thr = max(16.0, 0.45 * contrast)
     marks = int(np.count_nonzero((resp[y0:y1, x0:x1] > thr) & (mask > 0)))
-    r = float(np.median([p.r for p in group]))
+    r = _median([p.r for p in group])
     return marks / (math.pi * r * r)
 
 
@@ -307,7 +319,7 @@ def _classify(grey: np.ndarray, group: list[Pip], resp: np.ndarray) -> _Face | N
     n = len(group)
     pts = np.array([(p.x, p.y) for p in group], np.float64)
     radii = np.array([p.r for p in group])
-    r_med = float(np.median(radii))
+    r_med = _median(radii.tolist())
     notes: list[str] = []
     uncertain = False
     conf = 1.0
@@ -336,18 +348,27 @@ def _classify(grey: np.ndarray, group: list[Pip], resp: np.ndarray) -> _Face | N
     ratio = r_med / side  # pip radius over die side: ~0.06..0.13 on real dice
     if res > 0.45 or isotropy < 0.5 or not 0.035 <= ratio <= 0.2:
         return None  # not a die face (text, texture, two dice...)
-    contrast = float(np.median([p.contrast for p in group]))
+    contrast = _median([p.contrast for p in group])
     if contrast < 30:
         return None  # faint marks: wood grain, print, shadows
     if contrast < 45:
         uncertain = True
         notes.append(f"low contrast pips ({contrast:.0f})")
-    pip_shape = float(np.median([p.minor / p.major for p in group]))
+    pip_shape = _median([p.minor / p.major for p in group])
     if n <= 3:
         isotropy = pip_shape  # a similarity fit cannot see the squash: the pips can
     if n >= 4 and abs(pip_shape - isotropy) > 0.3:
         uncertain = True
         notes.append(f"face squashed {isotropy:.2f} but pips {pip_shape:.2f}")
+    elif n in (4, 5) and max(isotropy, pip_shape) < 0.8:
+        # pips are printed flat on their face: the view squashes both the same way. Four
+        # pips of a 6 (two of its three rows) fit a 4 squashed across the 6's own squash.
+        # (4 and 5 only: their layout is a square on every die; a 6's rows and columns
+        # are spaced differently from one maker to another)
+        turn = _squash_turn(lin, group)
+        if turn > 35:
+            uncertain = True
+            notes.append(f"face squashed {turn:.0f} deg away from its pips")
     if res > 0.25:
         uncertain = True
         notes.append(f"layout fit loose ({res:.2f})")
@@ -355,8 +376,8 @@ def _classify(grey: np.ndarray, group: list[Pip], resp: np.ndarray) -> _Face | N
     if radii.max() > 1.45 * radii.min():
         uncertain = True
         notes.append("pip sizes inconsistent")
-    face_grey = float(np.median([p.face_grey for p in group]))
-    pip_grey = float(np.median([p.pip_grey for p in group]))
+    face_grey = _median([p.face_grey for p in group])
+    pip_grey = _median([p.pip_grey for p in group])
     scores = _cell_scores(grey, m, r_med, face_grey, pip_grey)
     expected = np.zeros(9, bool)
     for gx, gy in _LAYOUTS[n]:
@@ -369,9 +390,16 @@ def _classify(grey: np.ndarray, group: list[Pip], resp: np.ndarray) -> _Face | N
     conf -= max(0.0, worst_empty - 0.1)
     if n in (2, 3):
         conf -= 0.05  # a similarity fit cannot see an oblique squash
+    if n == 2 and r_med < _MIN_SURE_PIP:
+        # a 2 rests on two pips only: any two pips of a 3, 4, 5 or 6 fit it, and it is
+        # told apart from them by pips it does not have. Pips this small can vanish in
+        # the 3x3 median and the blur, so their absence proves nothing (a lone pip this
+        # small is not read as a 1 either). 4 to 6 are fitted from their own pips.
+        uncertain = True
+        notes.append(f"pips too small ({r_med:.1f} px) to tell a 2 from part of a die")
     b = 1.7 if n >= 4 else 2.4  # a 2 or 3 could be part of a 6: look wider
     box = np.array([(-b, -b, 1), (b, -b, 1), (b, b, 1), (-b, b, 1)])
-    stray = _stray_marks(resp, box @ m, group, float(np.median([p.contrast for p in group])))
+    stray = _stray_marks(resp, box @ m, group, _median([p.contrast for p in group]))
     if stray > 0.5:
         uncertain = True
         notes.append(f"unexplained marks on the face ({stray:.1f} pips)")
@@ -381,9 +409,24 @@ def _classify(grey: np.ndarray, group: list[Pip], resp: np.ndarray) -> _Face | N
                  notes, group)  # fmt: skip
 
 
+def _squash_turn(lin: np.ndarray, group: list[Pip]) -> float:
+    """Degrees between the long axis of a face (its layout's affine map ``lin``, rows: the
+    image vectors of one grid step in x and in y) and the pips' common long axis; 0 when
+    the pips do not agree on one (small pips: their outline is too coarse to tell)."""
+    doubled = np.array([2 * p.angle for p in group])
+    c, s = float(np.cos(doubled).mean()), float(np.sin(doubled).mean())
+    if math.hypot(c, s) < 0.9:
+        return 0.0
+    pips = math.degrees(math.atan2(s, c) / 2)
+    u, _, _ = np.linalg.svd(lin.T)
+    face = math.degrees(math.atan2(u[1, 0], u[0, 0]))
+    d = abs(face - pips) % 180
+    return min(d, 180 - d)
+
+
 def _single(work: np.ndarray, grey: np.ndarray, p: Pip, resp: np.ndarray) -> _Face | None:
     """A lone pip: a 1 if a face-coloured body of a sensible size surrounds it."""
-    if p.minor / p.major < 0.55 or p.contrast < 40 or p.r < 2.5:
+    if p.minor / p.major < 0.55 or p.contrast < 40 or p.r < _MIN_SURE_PIP:
         return None
     if p.ring_spread > 0.25 * p.contrast + 8:
         return None
@@ -549,20 +592,26 @@ def _drop_side_faces(faces: list[_Face], notes: list[str]) -> list[_Face]:
 def _flag_side_faces(work: np.ndarray, faces: list[_Face], notes: list[str]) -> None:
     """A face alone may still be a side face whose die's top face was not read: flag a face
     whose pips are squashed sideways (a left or right face) or that has more of its die's
-    body right above it (a front face; the camera is upright)."""
+    body right above it (a front face; the camera is upright).
+
+    "Sideways" is measured from the squash the dice in view share (:func:`_view_axis`) when
+    they agree on one; otherwise the camera is taken as upright (top faces squashed up and
+    down, so their pips' long axes are level)."""
     h, w = work.shape[:2]
+    view = _view_axis(faces)
+    level = 0.0 if view is None else view
     for f in faces:
         if f.uncertain or not f.pips or f.isotropy > 0.85:
             continue  # seen head-on: a top face (side faces are foreshortened)
-        ratio = float(np.median([p.minor / p.major for p in f.pips]))
-        angles = [abs(math.degrees(p.angle)) for p in f.pips]
-        vertical = float(np.median([min(a, 180 - a) for a in angles]))  # 90: major axis up
+        ratio = _median([p.minor / p.major for p in f.pips])
+        turns = [abs(math.degrees(p.angle) - level) % 180 for p in f.pips]
+        vertical = _median([min(a, 180 - a) for a in turns])  # 90: across the level axis
         if ratio < 0.75 and vertical > 50:
             f.uncertain = True
             notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): pips squashed sideways (a side face?)")
             continue
         face = np.array(np.median([p.face for p in f.pips], axis=0), np.float32)
-        contrast = float(np.median([p.contrast for p in f.pips]))
+        contrast = _median([p.contrast for p in f.pips])
         tol = max(20.0, 0.2 * contrast)
         half = max(2, round(0.18 * f.side))
         cx, cy = round(f.x), round(f.y - 0.95 * f.side)
@@ -578,6 +627,32 @@ def _flag_side_faces(work: np.ndarray, faces: list[_Face], notes: list[str]) -> 
             notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): die body above this face (side face?)")
 
 
+def _view_axis(faces: list[_Face]) -> float | None:
+    """The long axis (degrees) of the pips of the dice in view, when at least three clearly
+    squashed faces agree on it within 15 degrees; else None.
+
+    Every top face lies flat on the table, so one view squashes them all the same way (the
+    camera may be turned: the axis need not be level). Side faces turn with their dice, and
+    dice land at any angle, so side faces seldom agree; and a die's top face is its best seen
+    face, so three side faces read without their top faces is unlikely."""
+    axes = []
+    for f in faces:
+        if not f.pips or _median([p.minor / p.major for p in f.pips]) >= 0.85:
+            continue
+        doubled = [2 * p.angle for p in f.pips]
+        c = sum(math.cos(a) for a in doubled) / len(doubled)
+        s = sum(math.sin(a) for a in doubled) / len(doubled)
+        if math.hypot(c, s) >= 0.9:
+            axes.append(math.atan2(s, c))
+    if len(axes) < 3:
+        return None
+    mean = math.atan2(sum(math.sin(a) for a in axes), sum(math.cos(a) for a in axes))
+    spread = max(abs(math.remainder(a - mean, 2 * math.pi)) for a in axes)
+    if math.degrees(spread) / 2 > 15:
+        return None
+    return math.degrees(mean) / 2
+
+
 def _flag_neighbour_pips(faces: list[_Face], pips: list[Pip], notes: list[str]) -> None:
     """A pip like this face's own, lying on the face but left out of it, means the face was
     read from part of its pips (a 4 seen as two 2s, a 6 as a 3): flag it."""
@@ -585,7 +660,7 @@ def _flag_neighbour_pips(faces: list[_Face], pips: list[Pip], notes: list[str]) 
         if f.uncertain or len(f.pips) not in (2, 3):
             continue  # 4, 5 and 6 are checked cell by cell; a 1 has its body check
         own = {id(p) for p in f.pips}
-        r = float(np.median([p.r for p in f.pips]))
+        r = _median([p.r for p in f.pips])
         pts = np.array([(p.x, p.y) for p in f.pips])
         span = float(np.max(np.linalg.norm(pts[:, None] - pts[None], axis=2)))
         reach = 1.15 * span
@@ -609,12 +684,12 @@ def _flag_odd_proportions(faces: list[_Face], notes: list[str]) -> None:
     40 % too high: compare with the faces of 4 to 6 pips, whose fit is tight."""
 
     def ratio(f: _Face) -> float:
-        return float(np.median([p.r for p in f.pips])) / f.side
+        return _median([p.r for p in f.pips]) / f.side
 
     ref = [ratio(f) for f in faces if len(f.pips) >= 4 and not f.uncertain]
     if not ref:
         return
-    typical = float(np.median(ref))
+    typical = _median(ref)
     for f in faces:
         if f.uncertain or len(f.pips) not in (2, 3):
             continue

@@ -213,6 +213,87 @@ def test_a_side_face_seen_obliquely_is_not_counted() -> None:
     assert_never_certain_wrong(obs, [(3, x0 + side / 2, y0 + 0.4 * side, 0.6 * side)])
 
 
+def _seen_squashed(value: int, hide_bottom_row: bool = False) -> tuple[np.ndarray, tuple]:
+    """One upright die, stretched to 1.3 x its height (an oblique view squashes a face and
+    its pips alike); optionally with its bottom row of pips lost (glare on a 6)."""
+    side = 64
+    die = axis_aligned_die(value, side)
+    if hide_bottom_row:
+        die[40:58, 6:58] = die[32, 32]
+    tall = cv2.resize(die, (side, round(1.3 * side)), interpolation=cv2.INTER_LINEAR)
+    canvas = table("felt", seed=29)
+    canvas[150 : 150 + tall.shape[0], 260 : 260 + side] = tall
+    return canvas, (value, 260 + side / 2, 150 + tall.shape[0] / 2, 0.7 * side)
+
+
+def test_four_pips_of_a_six_squashed_across_their_own_squash_are_not_a_certain_4() -> None:
+    """Two rows of a 6 fit a 4 whose squash (wide) runs across the pips' (tall): the same
+    view cannot squash a face one way and the pips printed on it the other way."""
+    image, truth = _seen_squashed(6, hide_bottom_row=True)
+    obs = read_pips(image)
+    assert_never_certain_wrong(obs, [truth])
+    assert [d.value for d in obs.dice] == [4] and obs.dice[0].uncertain, obs.notes
+    assert any("away from its pips" in n for n in obs.notes)
+
+
+@pytest.mark.parametrize("value", [4, 5])
+def test_a_face_squashed_like_its_pips_stays_certain(value: int) -> None:
+    image, truth = _seen_squashed(value)
+    obs = read_pips(image)
+    assert [(d.value, d.uncertain) for d in obs.dice] == [(value, False)], obs.notes
+    assert matched(obs, [truth])[0][1] is not None
+
+
+def test_a_tiny_three_that_lost_its_middle_pip_is_asked_not_read_as_2() -> None:
+    """On a 16 px die the pips are under 2.5 px: the middle one of a 3 can vanish (here it
+    is wiped), and two pips alone cannot tell a 2 from part of a 3 or a 4."""
+    side = 16
+    die = axis_aligned_die(3, side)
+    c = side // 2
+    die[c - 2 : c + 3, c - 2 : c + 3] = die[c, round(0.3 * side)]
+    canvas = table("felt", seed=29)
+    canvas[200 : 200 + side, 300 : 300 + side] = die
+    obs = read_pips(canvas)
+    assert_never_certain_wrong(obs, [(3, 300 + side / 2, 200 + side / 2, side)])
+    assert [(d.value, d.uncertain) for d in obs.dice] == [(2, True)], obs.notes
+    assert any("too small" in n for n in obs.notes)
+
+
+def _camera_turned(values: list[int], seed: int, theta: float = 70.0) -> tuple[np.ndarray, list]:
+    """Top faces seen by an oblique camera turned ``theta`` degrees: every face (and pip)
+    squashed to 65 % across the same tilted axis."""
+    img, truths = render_dice(values, seed=seed, size=(800, 800), table="felt", die_px=62)
+    h, w = img.shape[:2]
+    t = math.radians(theta)
+    rot = np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]])
+    a = rot @ np.diag([1.0, 0.65]) @ rot.T
+    shift = np.array([w / 2, h / 2]) - a @ np.array([w / 2, h / 2])
+    out = cv2.warpAffine(img, np.hstack([a, shift[:, None]]), (w, h), flags=cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_REPLICATE)  # fmt: skip
+    truth = [(t.value, *(a @ np.array([t.x, t.y]) + shift), 0.5 * t.size) for t in truths]
+    return out, truth
+
+
+@pytest.mark.parametrize("seed", [4, 7])
+def test_a_turned_camera_top_faces_agree_so_they_are_read(seed: int) -> None:
+    """Pips squashed along a steep axis look like side faces to an upright camera; when the
+    dice in view all share that squash, the camera is turned and they are top faces."""
+    image, truth = _camera_turned([2, 3, 5, 4], seed)
+    obs = read_pips(image)
+    assert_never_certain_wrong(obs, truth)
+    assert [(v, d is not None and not d.uncertain) for v, d in matched(obs, truth)] == [
+        (v, True) for v, *_ in truth
+    ], obs.notes
+
+
+def test_a_turned_camera_with_one_die_is_still_asked() -> None:
+    """One die alone cannot tell a turned camera from a side face: it is asked."""
+    image, truth = _camera_turned([3], 4)
+    obs = read_pips(image)
+    assert_never_certain_wrong(obs, truth)
+    assert [(d.value, d.uncertain) for d in obs.dice] == [(3, True)], obs.notes
+
+
 def test_never_a_certain_wrong_value_on_the_synthetic_suite() -> None:
     styles = [("wood", "white", "black"), ("felt", "ivory", "black"), ("board", "red", "white"),
               ("white", "green", "white"), ("dark", "white", "black"), ("wood", "black", "white"),
@@ -314,3 +395,55 @@ def test_pip_candidates_are_deduplicated_like_before() -> None:
     assert sorted((p.x, p.y, p.polarity) for p in again) == sorted(
         (p.x, p.y, p.polarity) for p in pips
     )
+
+
+def test_pips_described_in_one_batch_are_the_pips_described_one_by_one() -> None:
+    """:func:`_describe_all` (blobs of one radius gathered as one array) keeps exactly the
+    pips, numbers and order that :func:`_describe` gives blob by blob: on the render's own
+    blobs, on random spots and on spots too close to the edge."""
+    from companion.vision import pips
+
+    dark, light = pips.DARK, pips.LIGHT
+
+    work, planes = _pip_planes(6)
+    h, w = work.shape[:2]
+    rng = np.random.default_rng(11)
+    compared = 0
+    for polarity, op in ((dark, pips._BLACK_HAT), (light, pips._TOP_HAT)):
+        blobs = list(pips._blobs(pips._hat(planes[polarity], op), 0, 16))
+        blobs += [
+            (float(rng.uniform(-2, w + 1)), float(rng.uniform(-2, h + 1)), float(r),
+             float(1.1 * r), float(0.9 * r), float(rng.uniform(-1.5, 1.5)))
+            for r in rng.uniform(1.0, 9.0, 100)
+        ]  # fmt: skip
+        blobs += [(3.0, 100.0, 4.0, 4.0, 4.0, 0.0), (w - 4.0, 50.0, 3.0, 3.0, 3.0, 0.0)]
+        one_by_one = [pips._describe(work, planes[polarity], *b, polarity, 1) for b in blobs]
+        expected = [p for p in one_by_one if p is not None]
+        assert pips._describe_all(work, planes[polarity], blobs, polarity, 1) == expected
+        compared += len(expected)
+    assert compared > 10, "the render must give some real pips to compare"
+
+
+def test_blobs_labelled_together_are_the_blobs_of_each_level() -> None:
+    """:func:`_blobs_all` labels the six response images (3 levels x 2 polarities) stacked
+    in one image: each gets exactly the blobs, in the order, it gets when labelled alone."""
+    from companion.vision import pips
+
+    _, planes = _pip_planes(8)
+    hats = []
+    for polarity, op in ((pips.DARK, pips._BLACK_HAT), (pips.LIGHT, pips._TOP_HAT)):
+        img = planes[polarity]
+        for level in range(3):
+            img = cv2.pyrDown(img) if level else img
+            hats.append((pips._hat(img, op), level))
+    together = pips._blobs_all(hats, 16)
+    alone = [pips._blobs_all([hat], 16)[0] for hat in hats]
+    assert together == alone
+    assert sum(len(b) for b in alone) > 20
+    # the blank row between the stacked images matters: without it, blobs touching the
+    # bottom of one image and the top of the next would merge
+    edge = np.zeros((20, 30), np.uint8)
+    edge[16:, 10:14] = 60
+    top_edge = np.zeros((20, 30), np.uint8)
+    top_edge[:4, 10:14] = 60
+    assert len(pips._blobs_all([(edge, 0), (top_edge, 0)], 16)[0]) == 1
