@@ -652,6 +652,7 @@ class DiceInput:
         if self.phase != CONFIRM or obs is None:
             return
         slot_of = {id(s.reading): i for i, s in enumerate(self.slots) if s.reading is not None}
+        top = max(where.top, self._parts()[0].bottom) if self.compact else where.top
         clip = surface.get_clip()
         surface.set_clip(where)
         for reading in obs.dice:
@@ -667,8 +668,12 @@ class DiceInput:
             pygame.draw.rect(surface, colour, box, width=max(2, self.u(3)),
                              border_radius=self.u(6))
             r = max(self.u(13), min(self.u(20), box.width // 2))  # readable from a metre
-            badge = (box.right + r // 2, box.top - r // 2)
-            badge = (min(badge[0], where.right - r), max(badge[1], where.top + r))
+            # above the die's right corner; below it when the status line would hide it
+            y = box.top - r // 2
+            if y - r < top:
+                y = box.bottom + r // 2
+            badge = (min(box.right + r // 2, where.right - r),
+                     min(max(y, top + r), where.bottom - r))
             pygame.draw.circle(surface, colour, badge, r)
             draw_text(surface, theme, label, badge, round(r * 1.3), th.readable_on(colour),
                       bold=True, anchor="center")
