@@ -30,7 +30,6 @@ from companion.devices.events import ButtonName  # noqa: E402
 from companion.ui.intents import Press, Tap  # noqa: E402
 from tools.headless import Headless, headless  # noqa: E402
 
-
 #: the screens README.md shows (the others stay in the work folder)
 README_SHOTS = ("home", "setup", "camera", "question", "end")
 
