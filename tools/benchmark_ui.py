@@ -62,6 +62,36 @@ def measure(scene_name: str, size: tuple[int, int], frames: int, tmp: Path) -> l
     return [t * 1000 for t in times[30:]]  # the first frames build layouts and fonts
 
 
+def journal_writes(tmp: Path, count: int = 200) -> list[float]:
+    """Milliseconds per accepted action, journal on disk (WAL, synchronous=FULL): the one
+    write the screen waits for (write before show), once per tap, not per frame."""
+    from companion.core.actions import roll_action
+    from companion.games.registry import default_registry
+    from companion.session.journal import Journal
+    from companion.session.referee import Intent, Referee
+
+    journal = Journal.open(tmp / "bench-journal.sqlite3")
+    registry = default_registry()
+    referee = Referee(journal, registry)
+    engine = registry.get("docte-rat")
+    referee.start("docte-rat", engine.prepare_setup(Setup.of("A", "B", "C", first=0)))
+    times = []
+    try:
+        for i in range(count):
+            legal = engine.legal_actions(referee.state)
+            if not legal:
+                break
+            action = legal[0]
+            if action.type == "roll":
+                action = roll_action([1 + i % 6, 1 + (i * 7) % 6], action.player)
+            t0 = time.perf_counter()
+            referee.submit(Intent("action", action, referee.state_id))
+            times.append((time.perf_counter() - t0) * 1000)
+    finally:
+        journal.close()
+    return times
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -79,6 +109,10 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{scene + ' ' + str(size[0]) + 'x' + str(size[1]):<32} "
                       f"{statistics.median(ms):9.2f} {p95:7.2f} {max(ms):7.2f} "
                       f"{p95 * args.slowdown:8.1f} {ok:>8}", flush=True)
+        ms = journal_writes(Path(tmp))
+        print(f"\njournal: {len(ms)} actions written before shown: median "
+              f"{statistics.median(ms):.2f} ms, p95 {statistics.quantiles(ms, n=20)[18]:.2f} ms "
+              "(this disk; an SD card's fsync is slower: not measured on a Pi)")
     return 0
 
 
