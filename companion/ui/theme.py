@@ -44,6 +44,18 @@ GAME_COLOURS: dict[str, Colour] = {
 }
 GAME_DEFAULT: Colour = (120, 130, 160)
 
+#: How the pawn colours the games name ("red", "blue"...) are drawn.
+PAWN_RGB: dict[str, Colour] = {
+    "red": (214, 58, 50),
+    "blue": (52, 108, 222),
+    "green": (58, 168, 84),
+    "yellow": (246, 206, 56),
+    "white": (242, 240, 232),
+    "black": (22, 22, 28),
+    "orange": (244, 138, 38),
+    "purple": (146, 80, 190),
+}
+
 #: The physical buttons' colours (the caps on the box).
 BUTTON_COLOURS: dict[ButtonName, Colour] = {
     ButtonName.YES: (70, 200, 110),

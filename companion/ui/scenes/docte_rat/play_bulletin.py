@@ -18,16 +18,7 @@ from ...theme import Colour, Theme
 from ...widgets import draw_text, panel
 
 #: How the engine's pawn colour names are drawn (the same as the table setup's).
-NAMED: dict[str, Colour] = {
-    "red": (214, 58, 50),
-    "blue": (52, 108, 222),
-    "green": (58, 168, 84),
-    "yellow": (246, 206, 56),
-    "white": (242, 240, 232),
-    "black": (22, 22, 28),
-    "orange": (244, 138, 38),
-    "purple": (146, 80, 190),
-}
+NAMED: dict[str, Colour] = th.PAWN_RGB
 #: Pawn colours when a session does not say (older sessions): by seat index, in the
 #: engine's palette order.
 PALETTE: tuple[Colour, ...] = tuple(NAMED.values())

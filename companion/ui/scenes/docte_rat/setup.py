@@ -32,16 +32,7 @@ GAME_ID = "docte-rat"
 TRACK_KEYS = ("school", "college", "university")
 
 #: how each palette colour is drawn (the engine only knows the names)
-PAWN_RGB: dict[str, th.Colour] = {
-    "red": (214, 58, 50),
-    "blue": (52, 108, 222),
-    "green": (58, 168, 84),
-    "yellow": (246, 206, 56),
-    "white": (242, 240, 232),
-    "black": (22, 22, 28),
-    "orange": (244, 138, 38),
-    "purple": (146, 80, 190),
-}
+PAWN_RGB = th.PAWN_RGB
 
 
 def board_file_setting(ctx: AppContext) -> str:
