@@ -332,3 +332,12 @@ def test_layouts_have_big_separate_buttons_on_every_sheet(make_rig, size, langua
     check("team of four")
     rig.tap_button("team_ok")
     assert rig.scene.buttons.get("start") is not None
+
+
+def test_every_pawn_colour_the_engine_allows_is_drawn_distinctly() -> None:
+    from companion.games.docte_rat.engine import PAWN_COLOURS
+    from companion.ui import theme as th
+
+    assert set(PAWN_COLOURS) <= set(th.PAWN_RGB)
+    drawn = [th.PAWN_RGB[c] for c in PAWN_COLOURS]
+    assert len(set(drawn)) == len(drawn)
