@@ -131,6 +131,8 @@ def main(argv: list[str] | None = None) -> int:
             press(app, ButtonName.YES)
             play(app, keep, work, args.seed)
             app.loop.flush_screenshot()
+            if app.loop.failures:
+                raise SystemExit(f"{app.loop.failures} screen failure(s): see the log")
         finally:
             app.close()
         args.out.mkdir(parents=True, exist_ok=True)
