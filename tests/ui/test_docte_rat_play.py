@@ -153,7 +153,7 @@ def test_a_short_game_from_the_first_roll_to_docte_rat(make_rig: MakeRig) -> Non
     rig.loop.switch(history)
     rig.step()
     assert "Le Docte Rat" in rig.text() and "terminée" in rig.text()
-    assert "Alice, Bob" in rig.text()
+    assert "Alice, Bob · gagné par Alice" in rig.text()
 
 
 # -- points, animation, undo --------------------------------------------------------------------

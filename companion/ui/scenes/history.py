@@ -112,5 +112,17 @@ class HistoryScene(PageScene):
         draw_text(surface, theme, self.ctx.game_title(info.game), (x, row.y + self.u(8)),
                   self.u(20), th.TEXT, bold=True, max_width=width)
         players = ", ".join(info.player_names) or self.tr("history.no_players")
-        draw_text(surface, theme, self.tr("history.players", players=players),
+        winners = winner_names(info)
+        line = (self.tr("history.players_won", players=players, winners=", ".join(winners))
+                if winners else self.tr("history.players", players=players))
+        draw_text(surface, theme, line,
                   (x, row.y + self.u(36)), self.u(16), th.TEXT_MUTED, max_width=width)
+
+
+def winner_names(info: SessionInfo) -> list[str]:
+    """Who won a finished game, by name (the journal keeps the winning seats)."""
+    if info.status != "finished" or not isinstance(info.outcome, dict):
+        return []
+    names = info.player_names
+    seats = info.outcome.get("winners") or ()
+    return [names[i] for i in seats if isinstance(i, int) and 0 <= i < len(names)]
