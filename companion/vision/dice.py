@@ -202,6 +202,9 @@ def _groups(work: np.ndarray, pips: list[Pip], strict: float = 1.0) -> list[list
     near &= np.maximum(r[:, None], r[None, :]) <= 1.6 * np.minimum(r[:, None], r[None, :]) + 1e-9
     near &= (d_all <= 11.0 * rm_all + 1e-6) & (d_all >= 1.8 * rm_all - 1e-6)
     for i, j in zip(*(idx.tolist() for idx in np.nonzero(near)), strict=True):
+        a, b = find(i), find(j)
+        if a == b:
+            continue  # already joined through other pips: the tests below would change nothing
         p, q = pips[i], pips[j]
         if p.polarity != q.polarity:
             continue
@@ -219,9 +222,7 @@ def _groups(work: np.ndarray, pips: list[Pip], strict: float = 1.0) -> list[list
             continue
         if not _on_face_line(work, p, q, pip_mask, tol):
             continue
-        a, b = find(i), find(j)
-        if a != b:
-            parent[a] = b
+        parent[a] = b
     groups: dict[int, list[Pip]] = {}
     for i in range(n):
         groups.setdefault(find(i), []).append(pips[i])

@@ -385,6 +385,77 @@ def test_blob_ellipse_matches_cv2_moments() -> None:
         assert _ellipse_of(float(len(xs)), *sums) == _ellipse(sub)
 
 
+def test_blob_ellipses_in_one_batch_are_the_ellipses_one_by_one() -> None:
+    """:func:`_ellipses_of` (all the blobs of an image at once) accepts the same blobs, with
+    the same numbers bit for bit, as :func:`_ellipse_of` blob by blob."""
+    from companion.vision.pips import _ellipse_of, _ellipses_of
+
+    rng = np.random.default_rng(17)
+    rows = []
+    for _ in range(300):
+        sub = np.zeros((15, 15), np.uint8)
+        axes = (int(rng.integers(1, 7)), int(rng.integers(0, 7)))
+        cv2.ellipse(sub, (7, 7), axes, float(rng.uniform(0, 180)), 0,
+                    float(rng.choice([360, 200, 90])), 1, -1)  # fmt: skip
+        ys, xs = np.nonzero(sub)
+        if len(xs) == 0:
+            continue
+        xf, yf = xs.astype(float), ys.astype(float)
+        sums = [float(v.sum()) for v in (xf, yf, xf * xf, yf * yf, xf * yf)]
+        rows.append([float(len(xs)), *sums])
+    cols = np.array(rows).T
+    ok, batch = _ellipses_of(*cols)
+    alone = [_ellipse_of(*row) for row in rows]
+    assert ok.tolist() == [e is not None for e in alone]
+    assert batch == [e for e in alone if e is not None]
+    assert 0 < ok.sum() < len(rows), "some blobs must be ellipses and some not"
+
+
+def _touching_blobs(seed: int) -> np.ndarray:
+    """A response image with single spots, touching pairs and triples (rows of a 6), and
+    flat patches (no peak), blurred to rounded peaks."""
+    rng = np.random.default_rng(seed)
+    resp = np.zeros((160, 240), np.uint8)
+    for k in range(40):
+        x, y = int(rng.integers(10, 230)), int(rng.integers(10, 150))
+        r = int(rng.integers(2, 5))
+        n = k % 3 + 1
+        for j in range(n):
+            cv2.circle(resp, (x + j * (2 * r + 1), y), r, int(rng.integers(40, 250)), -1)
+    return cv2.GaussianBlur(resp, (0, 0), 1.2)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_blobs_split_in_one_batch_are_the_blobs_split_one_by_one(seed: int) -> None:
+    """:func:`_split_all` (every blob to split stacked in one canvas, labelled in one call)
+    finds the same pips, in the same order, as :func:`_split_one` blob by blob."""
+    from companion.vision import pips
+
+    work, planes = _pip_planes(seed)
+    cases = [(_touching_blobs(seed), 0), (_touching_blobs(seed + 10), 1),
+             (pips._hat(planes[pips.DARK], pips._BLACK_HAT), 0)]  # fmt: skip
+    split = 0
+    for resp, level in cases:
+        mask = (resp > 16).astype(np.uint8)
+        n, labels = cv2.connectedComponents(mask, connectivity=8)
+        nz = cv2.findNonZero(mask).reshape(-1, 2)
+        xs, ys = nz[:, 0], nz[:, 1]
+        lab = labels[ys, xs]
+        stats = pips._stats(n, lab, xs, ys)
+        ids = list(range(1, n))
+        which = np.zeros(n - 1, np.intp)
+        together = pips._split_all([(resp, level)], [(0, 0)], stats, which, lab, xs, ys, ids)
+        alone = {}
+        for i in ids:
+            x0, y0, w, h, _ = stats[i].tolist()
+            parts = pips._split_one(resp, level, labels[y0 : y0 + h, x0 : x0 + w] == i, x0, y0)
+            if parts:
+                alone[i] = parts
+        assert together == alone
+        split += sum(len(v) > 1 for v in alone.values())
+    assert split > 5, "some blobs must split into several pips"
+
+
 def test_pip_candidates_are_deduplicated_like_before() -> None:
     """The vectorised :func:`_dedupe` keeps what the pairwise loop kept."""
     from companion.vision.pips import _dedupe, find_pips
