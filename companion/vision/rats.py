@@ -18,8 +18,11 @@ light on the dark wood. Reading goes in three steps:
 2. **Measure the top face.** The light marks are a white top-hat of the die (broad light such
    as a glare stays out), cut at half the brightest marks' height inside the top face's core,
    provided they stand out enough from the wood (``min_contrast``). Light that lies mostly
-   outside the core (the rounded rim, a lit side face) or is a thin sliver is not print; a
-   round mark with soft edges on broad light is a glare. The rest is measured: total area, the
+   outside the core (the rounded rim, a lit side face) or is a thin sliver is not print, nor
+   is light that runs into the die's outline and stays in a band along it (a lit rim or
+   bevel: print keeps a margin from the edges and a rat reaches far into the face; a rat-sized
+   crisp band is asked, light on the line splitting touching dice is kept); a round mark with
+   soft edges on broad light is a glare. The rest is measured: total area, the
    largest and second largest marks relative to the face, their gap, how round the roundest
    is, how much touches the die's outline, and the Hu moments of the marks (rotation
    invariant shape).
@@ -86,6 +89,8 @@ MIN_INNER = 0.4  # print lies at least this much inside the top face's core
 EDGE_IN = 0.04  # the die's outline shrunk by this (of the side) bounds the marks' region
 RIM_THICK = 0.03  # half-thickness (of the side) below which a long thin mark is rim, not print
 EDGE_MAX = 0.12  # more of the marks than this touching the face's edge: part may be hidden
+OUTLINE_REACH = 0.21  # light on the outline reaching less deep than this (of the side) is rim
+OUTLINE_PRINT = (0.015, 0.3)  # ... unless as big as one of two rats and as crisp as print
 CERTAIN = 0.9  # confidence below which a die is flagged
 OUTLIER_Z2 = 30.0  # a face farther than this (squared z-score sum) from its taught class is asked
 
@@ -101,6 +106,7 @@ SQUARE_ASPECT = 1.3  # a single die's bounding box is at most this elongated
 SQUARE_FILL = 0.8  # and at least this full
 SMOOTH = 0.06  # blobs are opened by a disk of this radius (of a die's side)
 INSCRIBED_AREA = 1.0  # a die's area over the square of its widest inscribed circle
+PIECE = (0.8, 1.25)  # a die cut from touching dice: its top face's side over the typical die's
 
 
 @dataclass(frozen=True)
@@ -118,6 +124,8 @@ class FaceFeatures:
     spots: int = 0  # round soft light spots left out (glare on the varnish)
     burnt: bool = False  # a glare so bright the camera saturates: print could hide in it
     sharpness: float = 1.0  # of the softest rat-sized mark (print ~0.5, glare ~0.1-0.2)
+    outline: int = 0  # light marks left out because they lie along the die's outline (rim)
+    outline_print: bool = False  # one of them as big and crisp as a rat: print cut off?
 
     @property
     def count(self) -> int:
@@ -196,6 +204,7 @@ class _Die:
     cy: float
     notes: list[str] = field(default_factory=list)
     notch: float = 0.0  # how much of its convex hull the die's outline misses
+    outer: Any = None  # a die cut out of touching dice: their blob, shrunk like ``region``
 
 
 def _imports() -> tuple[Any, Any]:
@@ -440,6 +449,11 @@ def _find_dice(image: Any, expected_side: float = 0.0) -> tuple[list[_Die], list
             if side < min_side:
                 continue
             die = _Die(region, core, x0, y0, float(len(xs)), side, cx, cy)
+            if k >= 2:  # where the region's edge is k-means' cut, not the dice's outline
+                e = max(1, int(round(EDGE_IN * side)))
+                disk_e = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * e + 1, 2 * e + 1))
+                die.outer = cv2.erode(filled, disk_e, borderType=cv2.BORDER_CONSTANT,
+                                      borderValue=0)  # fmt: skip
             # a notch in the outline: something light cuts into the die (a mark reaching the
             # edge, a finger, a card): what is in it is not looked at, so ask
             cs, _ = cv2.findContours(g, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -466,6 +480,11 @@ def _find_dice(image: Any, expected_side: float = 0.0) -> tuple[list[_Die], list
                 ratio = area / (k * ref_area)
                 if not 0.68 <= ratio <= 1.25:
                     die.notes.append(f"{k} touching dice of odd size ({ratio:.2f})")
+                # and each die cut out of them must be die-sized itself: a piece is a bad cut
+                # (part of a die, or parts of two), whose marks cannot be trusted
+                piece = side / ref_side
+                if not PIECE[0] <= piece <= PIECE[1]:
+                    die.notes.append(f"a die cut from touching dice of odd size ({piece:.2f})")
             dice.append(die)
     dice.sort(key=lambda d: (d.cy, d.cx))
     return dice, notes
@@ -492,6 +511,9 @@ class _Mark:
     thick: float  # half its thickness (largest inscribed circle's radius), pixels
     length: float  # its longest extent (min-area rectangle's long side), pixels
     sharp: float  # its area above 3/4 of its height over that above 1/4: print ~0.6, glare ~0.2
+    edge: float = 0.0  # fraction of it on the die region's very edge
+    cut: float = 0.0  # fraction of it on the line that splits touching dice
+    reach: float = 1.0  # how deep it reaches into the die from the region's edge, of the side
 
 
 def _marks(v: Any, die: _Die, min_contrast: float) -> tuple[float, float, Any, list[_Mark]]:
@@ -527,6 +549,12 @@ def _marks(v: Any, die: _Die, min_contrast: float) -> tuple[float, float, Any, l
     n, labels, stats, _c = cv2.connectedComponentsWithStats(binary, connectivity=8)
     core = die.core > 0
     min_px = max(3.0, MARK_MIN * die.side**2)
+    depth = cv2.distanceTransform(die.region, cv2.DIST_L2, 3)
+    if die.outer is not None:
+        outer = cv2.distanceTransform(die.outer, cv2.DIST_L2, 3)
+        split_line = (depth < 1.5) & (outer >= 1.5)
+    else:
+        split_line = np.zeros(depth.shape, bool)
     out = []
     for i in range(1, n):
         area = float(stats[i, cv2.CC_STAT_AREA])
@@ -544,7 +572,11 @@ def _marks(v: Any, die: _Die, min_contrast: float) -> tuple[float, float, Any, l
         th = np.where(inside[ya:yb, xa:xb], tophat[ya:yb, xa:xb], 0)
         height = float(tophat[y : y + bh, x : x + bw][own > 0].max())
         sharp = float((th > 0.75 * height).sum()) / max(1.0, float((th > 0.25 * height).sum()))
-        out.append(_Mark(i, area, inner, thick, max(ra, rb, 1.0), sharp))
+        own_depth = depth[y : y + bh, x : x + bw][own > 0]
+        edge = float((own_depth < 1.5).sum()) / area
+        cut = float(split_line[y : y + bh, x : x + bw][own > 0].sum()) / area
+        reach = float(own_depth.max()) / die.side
+        out.append(_Mark(i, area, inner, thick, max(ra, rb, 1.0), sharp, edge, cut, reach))
     out.sort(key=lambda m: -m.area)
     return contrast, glare, labels, out
 
@@ -553,6 +585,21 @@ def _is_rim(m: _Mark, side: float) -> bool:
     """Light that is not print: mostly outside the top face (the top's lighter rounded rim,
     a lit side face), or a thin long sliver."""
     return m.inner < MIN_INNER or (m.thick < RIM_THICK * side and m.length > 6 * m.thick)
+
+
+def _along_outline(m: _Mark) -> bool:
+    """Light that runs into the die's outline and stays in a band along it: the top's rounded
+    rim or bevel catching the light, or a lit side face. Print keeps a margin from a die's
+    edges and a rat's body reaches far into the face, so neither does this. Light lying
+    mostly on the line that splits touching dice is not dropped (that line is a guess: it
+    may cut a rat in two)."""
+    return m.edge - m.cut > EDGE_MAX and m.cut < m.edge - m.cut and m.reach < OUTLINE_REACH
+
+
+def _looks_printed(m: _Mark, side: float) -> bool:
+    """Light along the outline as big as a rat and as crisp as print: a rat whose die
+    outline was found too small would look like this, so it is not dropped silently."""
+    return m.area >= OUTLINE_PRINT[0] * side**2 and m.sharp >= OUTLINE_PRINT[1]
 
 
 def _is_glare(m: _Mark) -> bool:
@@ -566,6 +613,11 @@ def measure_face(v: Any, die: _Die, min_contrast: float = MIN_CONTRAST) -> FaceF
     face_area = die.side**2
     contrast, glare, labels, found = _marks(v, die, min_contrast)
     comps = [m for m in found if not _is_rim(m, die.side)]
+    # light along the outline is rim, not print (on a die of RESOLVED pixels and more: on a
+    # smaller one print's margin from the edge, ~5 % of the side, is lost in the blur)
+    outline = [m for m in comps if _along_outline(m)] if die.side >= RESOLVED else []
+    comps = [m for m in comps if m not in outline]
+    outline_print = any(_looks_printed(m, die.side) for m in outline)
     # a glare needs broad light under it; without, a round soft mark is small blurred print
     # (on a small die the print itself blurs into round soft blobs: no glare is assumed)
     shine = glare >= max(GLARE_BROAD, GLARE_BROAD_REL * contrast) and die.side >= RESOLVED
@@ -574,9 +626,14 @@ def measure_face(v: Any, die: _Die, min_contrast: float = MIN_CONTRAST) -> FaceF
     rh, rw = die.region.shape
     crop = v[die.y0 : die.y0 + rh, die.x0 : die.x0 + rw]
     burnt = bool(spots) and int(crop[die.core > 0].max(initial=0)) >= SATURATED
+    # light dropped at the outline next to print of rat size may be the second rat of a pair
+    # printed close to the edge: not dropped silently either
+    if outline and any(m.area >= OUTLINE_PRINT[0] * face_area for m in comps):
+        outline_print = True
     if not comps:
         return FaceFeatures(contrast, 0.0, (), 1.0, glare, 0.0, BLANK_HU,
-                            spots=len(spots), burnt=burnt)  # fmt: skip
+                            spots=len(spots), burnt=burnt, outline=len(outline),
+                            outline_print=outline_print)  # fmt: skip
     total = sum(m.area for m in comps) / face_area
     # rat-sized: at least a tenth of the largest mark (smaller ones are specks)
     rats = [m for m in comps if m.area >= RAT_SIZED * comps[0].area]
@@ -596,7 +653,8 @@ def measure_face(v: Any, die: _Die, min_contrast: float = MIN_CONTRAST) -> FaceF
     elongation = min(m.length / max(2 * m.thick, 1.0) for m in rats)
     sharpness = min(m.sharp for m in rats)
     return FaceFeatures(contrast, total, areas, gap, glare, edge, _hu(keep), elongation,
-                        spots=len(spots), burnt=burnt, sharpness=sharpness)  # fmt: skip
+                        spots=len(spots), burnt=burnt, sharpness=sharpness,
+                        outline=len(outline), outline_print=outline_print)  # fmt: skip
 
 
 # -- deciding --------------------------------------------------------------------------------
@@ -611,8 +669,22 @@ def _ramp(x: float, bad: float, good: float) -> float:
     return _clip01((x - bad) / (good - bad))
 
 
+def _outline_doubt(f: FaceFeatures, decided: tuple[int, float, list[str]]
+                   ) -> tuple[int, float, list[str]]:  # fmt: skip
+    """Ask when light left out as rim along the outline could be a rat cut off."""
+    value, conf, why = decided
+    if f.outline_print:
+        conf = min(conf, 0.5)
+        why = [*why, "rat-sized light along the die's outline: print cut off?"]
+    return value, conf, why
+
+
 def decide_default(f: FaceFeatures) -> tuple[int, float, list[str]]:
     """The built-in rules: (rats, confidence, reasons for doubt)."""
+    return _outline_doubt(f, _decide_rules(f))
+
+
+def _decide_rules(f: FaceFeatures) -> tuple[int, float, list[str]]:
     why: list[str] = []
     if f.count == 0 or f.total < BLANK_TOTAL:
         conf = 1.0
@@ -669,6 +741,12 @@ def decide_default(f: FaceFeatures) -> tuple[int, float, list[str]]:
 
 def decide_model(f: FaceFeatures, model: RatModel) -> tuple[int, float, list[str]]:
     """Score against the taught classes: (rats, confidence, reasons for doubt)."""
+    if not model.classes:
+        return decide_default(f)
+    return _outline_doubt(f, _decide_taught(f, model))
+
+
+def _decide_taught(f: FaceFeatures, model: RatModel) -> tuple[int, float, list[str]]:
     x = f.vector()
     scores: dict[int, float] = {}
     z2s: dict[int, float] = {}

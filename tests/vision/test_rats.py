@@ -11,8 +11,14 @@ import numpy as np
 import pytest
 
 from companion.vision.observation import DiceObservation, DieReading
-from companion.vision.rat_render import RatStyle, RatTruth, random_scene, render_rat_dice
-from companion.vision.rats import RatModel, read_rats, teach
+from companion.vision.rat_render import (
+    LIGHTINGS,
+    RatStyle,
+    RatTruth,
+    random_scene,
+    render_rat_dice,
+)
+from companion.vision.rats import RatModel, _along_outline, _Mark, read_rats, teach
 
 # another dice design than the built-in rules expect: dark-grey engraved marks barely lighter
 # than the wood, and the two rats merged into one shape
@@ -214,3 +220,93 @@ def test_renders_are_reproducible_and_checked() -> None:
         render_rat_dice([3], seed=0)
     with pytest.raises(ValueError, match='unknown lighting "disco"'):
         render_rat_dice([1], seed=0, lighting="disco")
+
+
+def _light(image: np.ndarray, xs: tuple[int, int], ys: tuple[int, int], add: np.ndarray
+           ) -> np.ndarray:  # fmt: skip
+    """``image`` with ``add`` grey levels (broadcast over the box) added in a box."""
+    out = image.astype(np.float32)
+    out[ys[0] : ys[1], xs[0] : xs[1]] += add[..., None]
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def _fading(n: int, peak: float, axis: int) -> np.ndarray:
+    """A light band fading over ``n`` pixels from the outline inwards (a lit bevel)."""
+    ramp = peak * (1 - np.arange(n, dtype=np.float32) / n) ** 2
+    return ramp[:, None] if axis == 0 else ramp[None, :]
+
+
+def test_light_along_a_blank_die_s_outline_is_rim_not_a_rat() -> None:
+    # the lit rounded rim of a blank die runs into its outline and stays in a thin band along
+    # it: before, "marks run into the die's edge" asked about a 1 here
+    image, truths = render_rat_dice([0], seed=3, table="wood", die_px=60, lean=0.0,
+                                    positions=[(320, 240, 0)])  # fmt: skip
+    top, x = int(round(truths[0].y - 30)), int(truths[0].x)
+    rim = _light(image, (x - 14, x + 14), (top, top + 11), _fading(11, 110, axis=0))
+    assert_read(read_rats(rim), truths)
+
+
+def test_rat_sized_crisp_light_at_the_outline_is_asked() -> None:
+    # as big and crisp as print, touching the outline: a rat whose die outline came out too
+    # small looks like this, so it must not vanish as rim
+    image, truths = render_rat_dice([0], seed=3, table="wood", die_px=60, lean=0.0,
+                                    positions=[(320, 240, 0)])  # fmt: skip
+    top, x = int(round(truths[0].y - 30)), int(truths[0].x)
+    band = _light(image, (x - 14, x + 20), (top + 3, top + 11), np.full((8, 1), 130.0))
+    (r,) = match(read_rats(band), truths)
+    assert r is not None and r.uncertain
+    assert any("print cut off" in n for n in read_rats(band).notes)
+
+
+def test_light_on_the_line_between_touching_dice_is_not_dropped() -> None:
+    # two blank dice side by side, split by k-means: light on their outer outline is rim...
+    positions = [(290, 220, 0), (350, 220, 0), (480, 360, 0)]
+    image, truths = render_rat_dice([0, 0, 0], seed=5, table="wood", die_px=60, lean=0.0,
+                                    positions=positions)  # fmt: skip
+    top = 220 - 30
+    outer = _light(image, (276, 304), (top, top + 11), _fading(11, 110, axis=0))
+    assert_read(read_rats(outer), truths)
+    # ... but light lying mostly on the split line (a guess: it may cut a rat in two) is kept
+    # and judged as print; the same light on the outline is dropped
+    on_outline = _Mark(1, 120.0, 0.8, 2.5, 30.0, 0.2, edge=0.3, cut=0.0, reach=0.1)
+    on_cut = _Mark(1, 120.0, 0.8, 2.5, 30.0, 0.2, edge=0.3, cut=0.2, reach=0.1)
+    deep = _Mark(1, 120.0, 0.8, 2.5, 30.0, 0.2, edge=0.3, cut=0.0, reach=0.3)
+    assert _along_outline(on_outline)
+    assert not _along_outline(on_cut) and not _along_outline(deep)
+
+
+def test_print_near_a_small_die_s_edge_is_not_taken_for_rim() -> None:
+    # on a die under RESOLVED pixels the print's margin is lost in the blur: one rat of a
+    # pair touches the outline there (tuning seed 77 of the small set), and dropping it as
+    # rim read a silent 1 for a 2
+    image, truths, _ = random_scene(77, die_px=(26.0, 40.0))
+    for t, r in zip(truths, match(read_rats(image), truths), strict=True):
+        assert r is None or r.uncertain or r.value == t.value
+
+
+def test_a_die_cut_from_touching_dice_must_be_die_sized() -> None:
+    # two touching 32-px dice split into three pieces of 22-26 px (tuning seed 635 of the
+    # small set): the piece holding the rat read a silent 0; each piece is now compared with
+    # the typical die and asked
+    image, truths, _ = random_scene(635, die_px=(26.0, 40.0))
+    obs = read_rats(image)
+    for t, r in zip(truths, match(obs, truths), strict=True):
+        assert r is None or r.uncertain or r.value == t.value
+    assert any("cut from touching dice of odd size" in n for n in obs.notes)
+
+
+def test_pair_sized_crisp_light_at_the_outline_is_asked() -> None:
+    # engraved dice print big rats close to the edge: one rat of a pair touching the outline
+    # (0.03 of the face, crisp) was dropped as rim and the 2 read a silent 0 (tuning seed
+    # 1219 of the benchmark's engraved set, built-in rules)
+    rng = np.random.default_rng([1219, 5])
+    values = [int(v) for v in rng.choice([0, 0, 0, 0, 1, 2], int(rng.integers(1, 6)))]
+    image, truths = render_rat_dice(
+        values, 1219, table=("wood", "felt", "white", "board")[int(rng.integers(0, 4))],
+        lighting=LIGHTINGS[int(rng.integers(0, 4))], style=ENGRAVED,
+        die_px=float(rng.uniform(45, 75)),
+    )  # fmt: skip
+    assert 2 in values
+    for t, r in zip(truths, match(read_rats(image), truths), strict=True):
+        assert r is None or r.uncertain or r.value == t.value
+
