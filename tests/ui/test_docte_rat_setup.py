@@ -15,9 +15,9 @@ from companion.devices.events import ButtonName
 from companion.games.docte_rat.engine import PAWN_COLOURS
 from companion.ui.scenes import GAME_SCENES
 from companion.ui.scenes.docte_rat import open_scene
-from companion.ui.scenes.docte_rat.setup import PAWN_RGB, SetupScene
+from companion.ui.scenes.docte_rat.setup import SetupScene
 from companion.ui.scenes.home import HomeScene
-from companion.ui.theme import MIN_TOUCH
+from companion.ui.theme import MIN_TOUCH, PAWN_RGB
 from companion.ui.widgets import rects_overlap
 
 from .conftest import Rig, mean_colour

@@ -17,11 +17,9 @@ from ...i18n import Translator
 from ...theme import Colour, Theme
 from ...widgets import draw_text, panel
 
-#: How the engine's pawn colour names are drawn (the same as the table setup's).
-NAMED: dict[str, Colour] = th.PAWN_RGB
 #: Pawn colours when a session does not say (older sessions): by seat index, in the
 #: engine's palette order.
-PALETTE: tuple[Colour, ...] = tuple(NAMED.values())
+PALETTE: tuple[Colour, ...] = tuple(th.PAWN_RGB.values())
 
 
 def visible(colour: Colour) -> Colour:
@@ -39,8 +37,8 @@ def seat_colour(seat: Mapping[str, Any], index: int) -> Colour:
     try:
         if isinstance(raw, str):
             text = raw.strip().lower()
-            if text in NAMED:
-                return NAMED[text]
+            if text in th.PAWN_RGB:
+                return th.PAWN_RGB[text]
             if text.startswith("#") and len(text) == 7:
                 return (int(text[1:3], 16), int(text[3:5], 16), int(text[5:7], 16))
         elif isinstance(raw, (list, tuple)) and len(raw) >= 3:

@@ -31,8 +31,6 @@ if TYPE_CHECKING:
 GAME_ID = "docte-rat"
 TRACK_KEYS = ("school", "college", "university")
 
-#: how each palette colour is drawn (the engine only knows the names)
-PAWN_RGB = th.PAWN_RGB
 
 
 def board_file_setting(ctx: AppContext) -> str:
@@ -121,7 +119,7 @@ class SetupScene(PageScene):
             up = pygame.Rect(team.right + gap, y, small, row_h)
             down = pygame.Rect(up.right + gap, y, small, row_h)
             remove = pygame.Rect(down.right + gap, y, small, row_h)
-            rgb = PAWN_RGB[pawn.colour]
+            rgb = th.PAWN_RGB[pawn.colour]
             self.buttons.add(Button(f"colour:{i}", swatch, str(i + 1), rgb, size=u(24)))
             members = ", ".join(pawn.members) if pawn.team else None
             self.buttons.add(Button(f"name:{i}", name, pawn.shown_name(tr), th.PANEL_LIGHT,
@@ -227,7 +225,7 @@ class SetupScene(PageScene):
                 th.PANEL_LIGHT)]
         for i, pawn in enumerate(table.pawns):
             out.append((f"pawn:{pawn.number}", pawn.shown_name(tr),
-                        tr("drsetup.first.seat", seat=i + 1), PAWN_RGB[pawn.colour]))
+                        tr("drsetup.first.seat", seat=i + 1), th.PAWN_RGB[pawn.colour]))
         return out
 
     def _picker_current(self, which: str) -> str:
