@@ -98,11 +98,13 @@ def _colour(value: str | Sequence[int], what: str) -> Colour:
     return (b, g, r)
 
 
-def _check_values(values: Sequence[int]) -> list[int]:
+def check_faces(values: Sequence[int], low: int = 1, high: int = 6,
+                shows: str = "a die shows 1 to 6") -> list[int]:
+    """The face values to render, each an int from ``low`` to ``high``; else ValueError."""
     out = []
     for v in values:
-        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6:
-            raise ValueError(f"a die shows 1 to 6, not {v!r}")
+        if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
+            raise ValueError(f"{shows}, not {v!r}")
         out.append(v)
     return out
 
@@ -414,7 +416,7 @@ def render_dice(
     """
     np = _numpy()
     size = (int(size[0]), int(size[1]))
-    vals = _check_values(values)
+    vals = check_faces(values)
     if table not in TABLES:
         raise ValueError(f'unknown table "{table}": use one of {", ".join(TABLES)}')
     side = float(die_px) if die_px is not None else default_die_px(size)
@@ -523,7 +525,7 @@ class SyntheticSource(_Source):
             if values is None:
                 vals = [self._random.randint(1, 6) for _ in range(self.dice)]
             else:
-                vals = _check_values(values)
+                vals = check_faces(values)
             roll_seed = self._random.getrandbits(32)
             rng = np.random.default_rng([roll_seed, 2])
             spots = _place(rng, len(vals), self.size, self.die_px)

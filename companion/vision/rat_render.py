@@ -27,6 +27,7 @@ from companion.devices.synthetic import (
     _rounded_square,
     _smooth_noise,
     _table_layers,
+    check_faces,
     default_die_px,
 )
 
@@ -68,15 +69,6 @@ class RatStyle:
     diagonal: bool = False  # rats drawn along the face's diagonal
     wear: float = 0.0  # 0: crisp print; 1: badly worn (patchy, faded)
     die_colour: tuple[int, int, int] = RAT_DIE_COLOUR
-
-
-def _check(values: Sequence[int]) -> list[int]:
-    out = []
-    for v in values:
-        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 2:
-            raise ValueError(f"a rat die shows 0, 1 or 2 rats, not {v!r}")
-        out.append(v)
-    return out
 
 
 # -- the rat ---------------------------------------------------------------------------------
@@ -349,7 +341,7 @@ def render_rat_dice(
     np, cv2 = _numpy(), _cv2()
     size = (int(size[0]), int(size[1]))
     w, h = size
-    vals = _check(values)
+    vals = check_faces(values, 0, 2, "a rat die shows 0, 1 or 2 rats")
     if table not in TABLES:
         raise ValueError(f'unknown table "{table}": use one of {", ".join(TABLES)}')
     style = style or RatStyle()
