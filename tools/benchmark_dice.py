@@ -2,14 +2,15 @@
 
     python tools/benchmark_dice.py [--set webcam-white|tabletop-augmented|synthetic|all]
                                    [--split train|heldout|all] [--limit N] [--data DIR]
-                                   [--dump FILE] [--max-dice N]
+                                   [--dump FILE] [--max-dice N] [--classical]
 
 For every set and split it prints: images, dice, dice correct, silent wrong (matched, wrong
 value, not flagged), asked (matched, flagged uncertain), missed (label with no reading),
 ghost dice per image (readings matching no label), exact images (all dice correct and
 certain, no ghosts) and ms per image (mean wall time of the reader only, image decoded).
 The NAIVE reader (median blur, SimpleBlobDetector on pips, pips clustered by distance,
-counted) runs in the same loop for comparison.
+counted) runs in the same loop for comparison; with ``--classical``, so does the reader
+without its learned second opinion (companion/vision/facenet.py).
 
 Matching: a reading matches a label when its (x, y) lies inside the label's box enlarged by
 50 %, one-to-one, greedily by distance to the box centre.
@@ -300,12 +301,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--failures", action="store_true", help="list silent wrong readings")
     ap.add_argument("--max-dice", type=int, default=None,
                     help="photos with at most N labelled dice only")  # fmt: skip
+    ap.add_argument("--classical", action="store_true",
+                    help="also run the reader without its learned second opinion")  # fmt: skip
     ap.add_argument("--dump", type=Path, default=None,
                     help="write each image's readings as JSON lines to FILE")  # fmt: skip
     args = ap.parse_args(argv)
     dump = args.dump.open("w", encoding="utf-8") if args.dump else None
 
-    readers = {"reader": read_pips, "naive": naive_read}
+    readers: dict[str, Callable[[np.ndarray], DiceObservation]] = {"reader": read_pips}
+    if args.classical:
+        readers["classical"] = lambda image: read_pips(image, second_opinion=False)
+    readers["naive"] = naive_read
     sets = [args.set] if args.set != "all" else [*PHOTO_SETS, "synthetic"]
     splits = ["train", "heldout"] if args.split == "all" else [args.split]
     print(HEADER)

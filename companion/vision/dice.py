@@ -40,12 +40,18 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from companion.vision import facenet
 from companion.vision.observation import DiceObservation, DieReading
 from companion.vision.pips import GREY, Pip, find_pips, intensities
 
 WORK_SIZE = 640  # long side of the working image, pixels
 MAX_DICE = 12
 _MIN_SURE_PIP = 2.5  # pip radius (working pixels) below which a pip may vanish unseen
+# The learned second opinion (assets/vision/pips_face.onnx, tools/train_face_net.py). Its
+# thresholds were chosen on out-of-fold opinions of the train photos (docs/vision.md).
+FACE_MODEL = "pips_face"
+VETO = 0.2  # a certain reading the model gives less than this probability is asked
+CONFIRM = 0.97  # an asked reading the model gives at least this is confirmed (see below)
 
 # canonical layouts on a 3x3 grid (units: one pip spacing), x right, y down
 _LAYOUTS: dict[int, np.ndarray] = {
@@ -86,10 +92,15 @@ class _Face:
     isotropy: float  # minor/major singular value of the face's affine map (1: seen head-on)
     notes: list[str]
     pips: list[Pip]
+    unsettled: bool = False  # a doubt a picture of the face cannot settle (see _second_opinion)
 
 
-def read_pips(image: np.ndarray) -> DiceObservation:
-    """Every pip die in ``image`` (BGR or grey uint8): value, top-face centre, confidence."""
+def read_pips(image: np.ndarray, *, second_opinion: bool = True) -> DiceObservation:
+    """Every pip die in ``image`` (BGR or grey uint8): value, top-face centre, confidence.
+
+    ``second_opinion``: let the learned face classifier (:mod:`companion.vision.facenet`)
+    look at every die found (see :func:`_second_opinion`); off, the classical reader alone.
+    """
     img = np.asarray(image)
     if img.ndim == 2:
         img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
@@ -119,6 +130,10 @@ def read_pips(image: np.ndarray) -> DiceObservation:
         notes.append(f"{len(faces)} dice found, more than {MAX_DICE}: all flagged")
         for f in faces:
             f.uncertain = True
+    elif second_opinion and faces:
+        model = facenet.load(FACE_MODEL)
+        if model is not None:
+            _second_opinion(model, img, scale, faces, notes)
     dice = tuple(
         DieReading(
             value=f.value,
@@ -131,6 +146,39 @@ def read_pips(image: np.ndarray) -> DiceObservation:
         for f in faces
     )
     return DiceObservation("pips", dice, width, height, tuple(notes))
+
+
+def _second_opinion(model: facenet.FaceNet, img: np.ndarray, scale: float, faces: list[_Face],
+                    notes: list[str]) -> None:  # fmt: skip
+    """Let the learned classifier look at every face read, as a picture of the die.
+
+    It may only make the reader more careful, or confirm what the reader already read:
+    - a certain reading that the model finds unlikely (below ``VETO``) is asked;
+    - an asked reading that the model gives the very same value with at least ``CONFIRM`` is
+      confirmed, unless the doubt is one a picture of the face cannot settle (``unsettled``):
+      whether it is a side face (a side face is a perfectly good picture of a face: on the
+      train photos the model agreed with side faces read as top faces), pips too big for
+      a 2 or a 3 (often a side face too, or part of a bigger face), a pip-like mark in a
+      cell that should be empty (a pip half washed out by glare: a 6 read as a 3 looks like
+      a 3 to the model too), too many pips in one cluster, pips too small to prove a 2.
+    It never changes a value: a die it reads otherwise is asked, with its reading kept."""
+    centres = np.array([((f.x + 0.5) / scale - 0.5, (f.y + 0.5) / scale - 0.5) for f in faces])
+    sides = np.array([f.side / scale for f in faces])
+    probs = model.probabilities(img, centres, sides)
+    classes = list(model.classes)
+    for f, p in zip(faces, probs, strict=True):
+        mine = float(p[classes.index(f.value)]) if f.value in classes else 0.0
+        theirs = classes[int(np.argmax(p))]
+        where = f"die at ({f.x:.0f}, {f.y:.0f})"
+        if not f.uncertain and mine < VETO:
+            f.uncertain = True
+            f.confidence = min(f.confidence, mine)
+            seen = "no die face" if theirs == 0 else f"a {theirs}"
+            notes.append(f"{where}: the second opinion sees {seen} ({mine:.2f} for a {f.value})")
+        elif f.uncertain and not f.unsettled and mine >= CONFIRM:
+            f.uncertain = False
+            f.confidence = max(f.confidence, 0.9)
+            notes.append(f"{where}: confirmed by the second opinion ({mine:.3f})")
 
 
 def _median(values: list[float]) -> float:
@@ -322,7 +370,7 @@ def _classify(grey: np.ndarray, group: list[Pip], resp: np.ndarray) -> _Face | N
     radii = np.array([p.r for p in group])
     r_med = _median(radii.tolist())
     notes: list[str] = []
-    uncertain = False
+    uncertain = unsettled = False
     conf = 1.0
     if n > 6:
         centre = pts.mean(axis=0)
@@ -330,7 +378,7 @@ def _classify(grey: np.ndarray, group: list[Pip], resp: np.ndarray) -> _Face | N
         note = f"{n} pips in one cluster (touching dice?)"
         side = 2 * spread + 4 * r_med
         return _Face(min(6, n), float(centre[0]), float(centre[1]), side, 0.1, True, 1.0,
-                     [note], group)  # fmt: skip
+                     [note], group, unsettled=True)  # fmt: skip
     if n >= 4:
         fit = _fit_affine(pts)
         if fit is None:
@@ -386,7 +434,8 @@ def _classify(grey: np.ndarray, group: list[Pip], resp: np.ndarray) -> _Face | N
     empty = scores[~expected]
     worst_empty = float(empty.max()) if empty.size else 0.0
     if worst_empty > 0.3:
-        uncertain = True
+        # a pip half washed out by glare looks like this: so it does to the second opinion
+        uncertain = unsettled = True
         notes.append(f"a cell that should be empty looks like a pip ({worst_empty:.2f})")
     conf -= max(0.0, worst_empty - 0.1)
     if n in (2, 3):
@@ -396,7 +445,7 @@ def _classify(grey: np.ndarray, group: list[Pip], resp: np.ndarray) -> _Face | N
         # told apart from them by pips it does not have. Pips this small can vanish in
         # the 3x3 median and the blur, so their absence proves nothing (a lone pip this
         # small is not read as a 1 either). 4 to 6 are fitted from their own pips.
-        uncertain = True
+        uncertain = unsettled = True
         notes.append(f"pips too small ({r_med:.1f} px) to tell a 2 from part of a die")
     b = 1.7 if n >= 4 else 2.4  # a 2 or 3 could be part of a 6: look wider
     box = np.array([(-b, -b, 1), (b, -b, 1), (b, b, 1), (-b, b, 1)])
@@ -407,7 +456,7 @@ def _classify(grey: np.ndarray, group: list[Pip], resp: np.ndarray) -> _Face | N
         conf -= min(0.4, 0.2 * stray)
     centre = np.array([0.0, 0.0, 1.0]) @ m
     return _Face(n, float(centre[0]), float(centre[1]), side, conf, uncertain, isotropy,
-                 notes, group)  # fmt: skip
+                 notes, group, unsettled)  # fmt: skip
 
 
 def _squash_turn(lin: np.ndarray, group: list[Pip]) -> float:
@@ -571,7 +620,7 @@ def _drop_side_faces(faces: list[_Face], notes: list[str]) -> list[_Face]:
                 continue  # seen from above: no side faces in view, two dice side by side
             if dy > 0.3 * size and dy >= 0.6 * abs(dx) and low.isotropy > top.isotropy - 0.03:
                 # as square as the face above it: another die's top face right in front
-                low.uncertain = True
+                low.uncertain = low.unsettled = True
                 notes.append(f"die at ({low.x:.0f}, {low.y:.0f}): top or side face?")
                 continue
             if dy > 0.3 * size and dy >= 0.6 * abs(dx):
@@ -581,7 +630,7 @@ def _drop_side_faces(faces: list[_Face], notes: list[str]) -> list[_Face]:
                 keep, drop = (top, low) if top.isotropy >= low.isotropy else (low, top)
                 unsure = abs(top.isotropy - low.isotropy) < 0.1
             if unsure or (keep.value == 1 and drop.value != 1 and keep.confidence < 0.6):
-                keep.uncertain = True
+                keep.uncertain = keep.unsettled = True
                 notes.append(f"die at ({keep.x:.0f}, {keep.y:.0f}): top face vs side face unclear")
             if drop is top:
                 dropped.add(i)
@@ -608,7 +657,7 @@ def _flag_side_faces(work: np.ndarray, faces: list[_Face], notes: list[str]) -> 
         turns = [abs(math.degrees(p.angle) - level) % 180 for p in f.pips]
         vertical = _median([min(a, 180 - a) for a in turns])  # 90: across the level axis
         if ratio < 0.75 and vertical > 50:
-            f.uncertain = True
+            f.uncertain = f.unsettled = True
             notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): pips squashed sideways (a side face?)")
             continue
         face = np.array(np.median([p.face for p in f.pips], axis=0), np.float32)
@@ -623,7 +672,7 @@ def _flag_side_faces(work: np.ndarray, faces: list[_Face], notes: list[str]) -> 
             continue
         dist = np.sqrt(((patch.astype(np.float32) - face) ** 2).sum(axis=2))
         if float((dist < tol).mean()) > 0.6:
-            f.uncertain = True
+            f.uncertain = f.unsettled = True
             f.confidence = min(f.confidence, 0.4)
             notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): die body above this face (side face?)")
 
@@ -695,6 +744,6 @@ def _flag_odd_proportions(faces: list[_Face], notes: list[str]) -> None:
         if f.uncertain or len(f.pips) not in (2, 3):
             continue
         if ratio(f) > 1.22 * typical:
-            f.uncertain = True
+            f.uncertain = f.unsettled = True
             f.confidence = min(f.confidence, 0.5)
             notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): pips too big for a {len(f.pips)}")

@@ -1,0 +1,148 @@
+"""The learned second opinion on pip dice (companion.vision.facenet, dice._second_opinion).
+
+The shipped model (assets/vision/pips_face.onnx) is loaded for real through OpenCV's DNN
+module and shown real renders and real photos: it must read faces it was never trained on,
+make the reader ask about a die it reads otherwise, confirm only doubts a picture can settle,
+and, when the model is missing or broken, leave the classical reader working alone.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+from pathlib import Path
+
+import pytest
+
+np = pytest.importorskip("numpy")
+cv2 = pytest.importorskip("cv2")
+
+from companion.devices.synthetic import render_dice  # noqa: E402
+from companion.vision import dice, facenet  # noqa: E402
+from companion.vision.dice import read_pips  # noqa: E402
+
+DATA = Path(__file__).parent / "data"
+# renders far from the training seeds (300 000..) and the benchmark's (1 000.., 50 000..)
+FRESH = 910_000
+
+
+@pytest.fixture(scope="module")
+def model() -> facenet.FaceNet:
+    m = facenet.load(dice.FACE_MODEL)
+    assert m is not None, "assets/vision/pips_face.onnx must ship and load"
+    return m
+
+
+def _face(value: int, x: float, y: float, side: float, *, uncertain: bool,
+          unsettled: bool = False) -> dice._Face:  # fmt: skip
+    return dice._Face(value, x, y, side, 0.9, uncertain, 1.0, [], [], unsettled)
+
+
+def test_crops_are_square_normalised_and_survive_the_picture_edge() -> None:
+    img = np.full((100, 120, 3), 200, np.uint8)
+    img[40:60, 50:70] = 30  # a dark square in the middle
+    crops = facenet.face_crops(img, np.array([[60.0, 50.0], [2.0, 98.0], [500.0, 500.0]]),
+                               np.array([20.0, 20.0, 20.0]))  # fmt: skip
+    assert crops.shape == (3, 3, facenet.CROP_PX, facenet.CROP_PX)
+    assert abs(float(crops[0].mean())) < 1e-4 and float(crops[0].std()) > 0.5
+    mid = facenet.CROP_PX // 2
+    assert crops[0][0, mid, mid] < crops[0][0, 1, 1]  # the dark square is in the middle
+    assert np.isfinite(crops[1]).all()  # half outside: edges replicated, no garbage
+    assert not crops[2].any()  # wholly outside: nothing to see
+
+
+def test_the_model_reads_fresh_renders_of_every_face(model: facenet.FaceNet) -> None:
+    right = total = 0
+    for k in range(30):
+        values = [1 + (k + j) % 6 for j in range(3)]
+        img, truth = render_dice(values, FRESH + k, table=("wood", "felt", "board")[k % 3],
+                                 die_px=40 + k)  # fmt: skip
+        probs = model.probabilities(img, np.array([(t.x, t.y) for t in truth]),
+                                    np.array([t.size for t in truth]))  # fmt: skip
+        assert probs.shape == (3, len(model.classes))
+        assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-4)
+        got = [model.classes[int(i)] for i in probs.argmax(axis=1)]
+        right += sum(g == t.value for g, t in zip(got, truth, strict=True))
+        total += len(truth)
+    assert right / total >= 0.95, f"{right}/{total}"
+
+
+def test_bare_table_is_not_a_die_face(model: facenet.FaceNet) -> None:
+    img, [t] = render_dice([3], FRESH, table="wood", die_px=60)
+    spots = [(x, y) for x in (60.0, 320.0, 580.0) for y in (60.0, 240.0, 420.0)
+             if abs(x - t.x) > 120 or abs(y - t.y) > 120]  # fmt: skip
+    probs = model.probabilities(img, np.array(spots), np.full(len(spots), 60.0))
+    assert [model.classes[int(i)] for i in probs.argmax(axis=1)] == [0] * len(spots)
+
+
+def test_a_certain_reading_the_model_disagrees_with_is_asked(model: facenet.FaceNet) -> None:
+    img, [t] = render_dice([5], FRESH + 100, table="felt", die_px=60)
+    wrong = _face(2, t.x, t.y, t.size, uncertain=False)  # as if the pips were misgrouped
+    right = _face(5, t.x, t.y, t.size, uncertain=False)
+    notes: list[str] = []
+    dice._second_opinion(model, img, 1.0, [wrong, right], notes)
+    assert wrong.uncertain and wrong.value == 2  # asked, its reading kept for the screen
+    assert not right.uncertain
+    assert any("second opinion sees a 5" in n for n in notes)
+
+
+def test_only_doubts_a_picture_can_settle_are_confirmed(model: facenet.FaceNet) -> None:
+    img, truth = render_dice([4, 6], FRESH + 200, table="wood", die_px=64)
+    loose = _face(4, truth[0].x, truth[0].y, truth[0].size, uncertain=True)
+    side = _face(6, truth[1].x, truth[1].y, truth[1].size, uncertain=True, unsettled=True)
+    dice._second_opinion(model, img, 1.0, [loose, side], [])
+    assert not loose.uncertain  # e.g. "unexplained marks": the model sees a clear 4
+    assert side.uncertain  # "a side face?": a side face is a clear face too; still asked
+
+
+def test_reader_with_and_without_the_second_opinion_agree_on_clear_dice() -> None:
+    img, truth = render_dice([1, 3, 6], FRESH + 300, table="board", die_px=56)
+    for second in (True, False):
+        obs = read_pips(img, second_opinion=second)
+        assert sorted(d.value for d in obs.dice if not d.uncertain) == [1, 3, 6]
+
+
+def test_on_a_real_photo_the_second_opinion_never_makes_a_wrong_die_certain() -> None:
+    photos = 0
+    for label in sorted(DATA.rglob("*.txt")):
+        photo = next(label.parent.glob(label.stem + ".*g"), None)
+        if photo is None:
+            continue
+        photos += 1
+        img = cv2.imread(str(photo))
+        h, w = img.shape[:2]
+        truth = []
+        for line in label.read_text().split("\n"):
+            if line.strip():
+                c, cx, cy, bw, bh = (float(v) for v in line.split())
+                truth.append((int(c) + 1, cx * w, cy * h, 0.75 * max(bw * w, bh * h)))
+        obs = read_pips(img)
+        for d in obs.dice:
+            if d.uncertain:
+                continue
+            near = [v for v, x, y, r in truth if abs(d.x - x) <= r and abs(d.y - y) <= r]
+            assert near and d.value in near, f"{photo.name}: certain {d.value} at {d.x, d.y}"
+    assert photos >= 4
+
+
+def test_missing_or_broken_model_leaves_the_reader_working(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    img, _ = render_dice([2, 5], FRESH + 400, table="felt", die_px=60)
+    alone = read_pips(img, second_opinion=False)
+    broken = tmp_path / "vision"
+    broken.mkdir()
+    (broken / "pips_face.onnx").write_bytes(b"not a network")
+    shutil.copy(facenet.model_path(dice.FACE_MODEL).with_suffix(".json"), broken)
+    for where in (tmp_path / "nowhere", broken):
+        monkeypatch.setattr(facenet, "model_path", lambda name, w=where: w / f"{name}.onnx")
+        facenet.load.cache_clear()
+        with caplog.at_level(logging.WARNING):
+            assert facenet.load(dice.FACE_MODEL) is None
+            obs = read_pips(img)
+        assert obs.dice == alone.dice
+        assert "without" in caplog.text
+        caplog.clear()
+    monkeypatch.undo()
+    facenet.load.cache_clear()
+    assert facenet.load(dice.FACE_MODEL) is not None
