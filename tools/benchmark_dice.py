@@ -6,7 +6,8 @@
 
 For every set and split it prints: images, dice, dice correct, silent wrong (matched, wrong
 value, not flagged), asked (matched, flagged uncertain), missed (label with no reading),
-ghost dice per image (readings matching no label), exact images (all dice correct and
+ghost dice per image (readings matching no label), sure ghosts (how many of those were
+certain: a die that is not there added to the total, silently), exact images (all dice correct and
 certain, no ghosts) and ms per image (mean wall time of the reader only, image decoded).
 The NAIVE reader (median blur, SimpleBlobDetector on pips, pips clustered by distance,
 counted) runs in the same loop for comparison; with ``--classical``, so does the reader
@@ -84,7 +85,7 @@ class Tally(Counts):
         wrong = self.score(
             [label.value for label in sample.labels],
             [(index[id(label)], die) for label, die in pairs],
-            len(obs.dice),
+            obs.dice,
             seconds,
         )
         for i, die in wrong:
@@ -102,7 +103,7 @@ class Tally(Counts):
             f"{self.silent_wrong:>4} {100 * self.silent_wrong / d:>4.1f}% "
             f"{self.asked:>4} {100 * self.asked / d:>4.1f}% "
             f"{self.missed:>4} {100 * self.missed / d:>4.1f}% "
-            f"{self.ghosts / i:>6.2f} "
+            f"{self.ghosts / i:>6.2f} {self.certain_ghosts:>5} "
             f"{self.exact:>4} {100 * self.exact / i:>5.1f}% "
             f"{1000 * self.seconds / i:>7.1f}"
         )
@@ -110,7 +111,7 @@ class Tally(Counts):
 
 HEADER = (
     f"{'set / split / reader':<38} {'images':>6} {'dice':>6} {'correct':>12} "
-    f"{'silent wrong':>10} {'asked':>10} {'missed':>10} {'ghost/im':>8} "
+    f"{'silent wrong':>10} {'asked':>10} {'missed':>10} {'ghost/im':>8} {'sure':>5} "
     f"{'exact images':>11} {'ms/image':>7}"
 )
 

@@ -6,8 +6,9 @@
 
 What it learns from (never from a held-out photo; tools/benchmark_dice.py decides which are):
 - webcam-white train photos: every die the classical reader finds there, labelled with the
-  value of the label box it matches, and every reading matching no box as class 0 (a ghost:
-  a side face, desk texture), plus patches of bare desk;
+  value of the label box it matches, every reading matching no box as class 0 (a ghost:
+  a side face, desk texture), the faces it dropped as side faces (class 0), and patches of
+  bare desk;
 - tabletop-augmented train photos: dice the reader finds (matched), and every labelled die
   cut around its box (the reader misses many of them);
 - synthetic top-down renders (companion.devices.synthetic.render_dice, seeds from 300 000, far
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import re
 import sys
 import time
@@ -90,7 +92,8 @@ def collect(data: Path, synth: int, folds: int, seed: int) -> tuple[list[np.ndar
     dice: list[Die] = []
 
     def from_readings(src: str, labels: list, img: np.ndarray, fold: int, ghosts: bool) -> None:
-        obs = read_pips(img, second_opinion=False)
+        sides: list = []
+        obs = read_pips(img, second_opinion=False, side_faces=sides)
         pairs, _ = match(labels, list(obs.dice))
         matched = {id(d) for _, d in pairs}
         k = len(images) - 1
@@ -103,6 +106,12 @@ def collect(data: Path, synth: int, folds: int, seed: int) -> tuple[list[np.ndar
                 if id(d) not in matched and d.size > 0:
                     dice.append(Die(src, k, d.x, d.y, d.size, 0, fold, True, d.value,
                                     d.uncertain))  # fmt: skip
+            # faces the reader dropped as side faces: "not a top face", with their die
+            # around them (unless one lies on a labelled top face: a part of it read twice)
+            for d in sides:
+                if d.size > 0 and all(math.hypot(d.x - lab.cx, d.y - lab.cy) > 0.5 * d.size
+                                      for lab in labels):  # fmt: skip
+                    dice.append(Die(src, k, d.x, d.y, d.size, 0, fold, False))
 
     for s in photo_samples(data, "webcam-white", "train", None):
         images.append(s.image)

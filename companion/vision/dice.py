@@ -95,11 +95,14 @@ class _Face:
     unsettled: bool = False  # a doubt a picture of the face cannot settle (see _second_opinion)
 
 
-def read_pips(image: np.ndarray, *, second_opinion: bool = True) -> DiceObservation:
+def read_pips(image: np.ndarray, *, second_opinion: bool = True,
+              side_faces: list[DieReading] | None = None) -> DiceObservation:  # fmt: skip
     """Every pip die in ``image`` (BGR or grey uint8): value, top-face centre, confidence.
 
     ``second_opinion``: let the learned face classifier (:mod:`companion.vision.facenet`)
     look at every die found (see :func:`_second_opinion`); off, the classical reader alone.
+    ``side_faces``: a list to which the faces dropped as side faces are added (what
+    ``tools/train_face_net.py`` learns "not a top face" from).
     """
     img = np.asarray(image)
     if img.ndim == 2:
@@ -121,7 +124,11 @@ def read_pips(image: np.ndarray, *, second_opinion: bool = True) -> DiceObservat
 
     pips, responses = find_pips(work, planes)
     faces, notes = _read_faces(work, planes, pips, responses)
+    seen = faces
     faces = _drop_side_faces(faces, notes)
+    if side_faces is not None:
+        kept = {id(f) for f in faces}
+        side_faces.extend(_reading(f, scale) for f in seen if id(f) not in kept)
     _flag_side_faces(work, faces, notes)
     _flag_neighbour_pips(faces, pips, notes)
     _flag_odd_proportions(faces, notes)
@@ -134,18 +141,20 @@ def read_pips(image: np.ndarray, *, second_opinion: bool = True) -> DiceObservat
         model = facenet.load(FACE_MODEL)
         if model is not None:
             _second_opinion(model, img, scale, faces, notes)
-    dice = tuple(
-        DieReading(
-            value=f.value,
-            x=(f.x + 0.5) / scale - 0.5,
-            y=(f.y + 0.5) / scale - 0.5,
-            confidence=round(float(min(1.0, max(0.0, f.confidence))), 3),
-            uncertain=bool(f.uncertain),
-            size=f.side / scale,
-        )
-        for f in faces
-    )
+    dice = tuple(_reading(f, scale) for f in faces)
     return DiceObservation("pips", dice, width, height, tuple(notes))
+
+
+def _reading(f: _Face, scale: float) -> DieReading:
+    """A face found in the working image, in pixels of the input image."""
+    return DieReading(
+        value=f.value,
+        x=(f.x + 0.5) / scale - 0.5,
+        y=(f.y + 0.5) / scale - 0.5,
+        confidence=round(float(min(1.0, max(0.0, f.confidence))), 3),
+        uncertain=bool(f.uncertain),
+        size=f.side / scale,
+    )
 
 
 def _second_opinion(model: facenet.FaceNet, img: np.ndarray, scale: float, faces: list[_Face],
@@ -156,14 +165,15 @@ def _second_opinion(model: facenet.FaceNet, img: np.ndarray, scale: float, faces
     - a certain reading that the model finds unlikely (below ``VETO``) is asked;
     - an asked reading that the model gives the very same value with at least ``CONFIRM`` is
       confirmed, unless the doubt is one a picture of the face cannot settle (``unsettled``):
-      whether it is a side face (a side face is a perfectly good picture of a face: on the
-      train photos the model agreed with side faces read as top faces), pips too big for
-      a 2 or a 3 (often a side face too, or part of a bigger face), a pip-like mark in a
-      cell that should be empty (a pip half washed out by glare: a 6 read as a 3 looks like
-      a 3 to the model too), too many pips in one cluster, pips too small to prove a 2.
+      pips too big for a 2 or a 3 (often a side face, or part of a bigger face), a pip-like
+      mark in a cell that should be empty (a pip half washed out by glare: a 6 read as a 3
+      looks like a 3 to the model too), too many pips in one cluster, pips too small to
+      prove a 2. Whether a face is a top or a side face it may settle: it learned side faces
+      (those the reader drops) as "not a top face", with their die around them.
     It never changes a value: a die it reads otherwise is asked, with its reading kept."""
-    centres = np.array([((f.x + 0.5) / scale - 0.5, (f.y + 0.5) / scale - 0.5) for f in faces])
-    sides = np.array([f.side / scale for f in faces])
+    readings = [_reading(f, scale) for f in faces]
+    centres = np.array([(d.x, d.y) for d in readings])
+    sides = np.array([d.size for d in readings])
     probs = model.probabilities(img, centres, sides)
     classes = list(model.classes)
     for f, p in zip(faces, probs, strict=True):
@@ -620,7 +630,7 @@ def _drop_side_faces(faces: list[_Face], notes: list[str]) -> list[_Face]:
                 continue  # seen from above: no side faces in view, two dice side by side
             if dy > 0.3 * size and dy >= 0.6 * abs(dx) and low.isotropy > top.isotropy - 0.03:
                 # as square as the face above it: another die's top face right in front
-                low.uncertain = low.unsettled = True
+                low.uncertain = True
                 notes.append(f"die at ({low.x:.0f}, {low.y:.0f}): top or side face?")
                 continue
             if dy > 0.3 * size and dy >= 0.6 * abs(dx):
@@ -630,7 +640,7 @@ def _drop_side_faces(faces: list[_Face], notes: list[str]) -> list[_Face]:
                 keep, drop = (top, low) if top.isotropy >= low.isotropy else (low, top)
                 unsure = abs(top.isotropy - low.isotropy) < 0.1
             if unsure or (keep.value == 1 and drop.value != 1 and keep.confidence < 0.6):
-                keep.uncertain = keep.unsettled = True
+                keep.uncertain = True
                 notes.append(f"die at ({keep.x:.0f}, {keep.y:.0f}): top face vs side face unclear")
             if drop is top:
                 dropped.add(i)
@@ -657,7 +667,7 @@ def _flag_side_faces(work: np.ndarray, faces: list[_Face], notes: list[str]) -> 
         turns = [abs(math.degrees(p.angle) - level) % 180 for p in f.pips]
         vertical = _median([min(a, 180 - a) for a in turns])  # 90: across the level axis
         if ratio < 0.75 and vertical > 50:
-            f.uncertain = f.unsettled = True
+            f.uncertain = True
             notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): pips squashed sideways (a side face?)")
             continue
         face = np.array(np.median([p.face for p in f.pips], axis=0), np.float32)
@@ -672,7 +682,7 @@ def _flag_side_faces(work: np.ndarray, faces: list[_Face], notes: list[str]) -> 
             continue
         dist = np.sqrt(((patch.astype(np.float32) - face) ** 2).sum(axis=2))
         if float((dist < tol).mean()) > 0.6:
-            f.uncertain = f.unsettled = True
+            f.uncertain = True
             f.confidence = min(f.confidence, 0.4)
             notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): die body above this face (side face?)")
 
