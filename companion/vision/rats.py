@@ -13,19 +13,24 @@ light on the dark wood. Reading goes in three steps:
    widest inscribed circle) says how many, and k-means on its pixels splits it. A die seen
    off the camera's axis shows a strip of its sides towards the picture's centre: the top
    face's side, angle and centre are fitted from the blob's widths (see :func:`_top_face`).
-   A die cut by the picture's edge, notched, not square, of odd size, or hardly darker than
-   its table is kept but asked (a partly hidden die).
+   A die cut by the picture's edge, notched, not square, of odd size, hardly darker than its
+   table, or with light far brighter than the table against its outline (only the wood
+   between a die's marks found) is kept but asked (a partly hidden die); a die not square
+   only because something dark joins it (its shadow, a board's line) is read from the largest
+   square in its blob when that square is as big as the clean dice's faces and fits at one
+   place only.
 2. **Measure the top face.** The light marks are a white top-hat of the die (broad light such
    as a glare stays out), cut at half the brightest marks' height inside the top face's core,
    provided they stand out enough from the wood (``min_contrast``). Light that lies mostly
    outside the core (the rounded rim, a lit side face) or is a thin sliver is not print, nor
    is light that runs into the die's outline and stays in a band along it (a lit rim or
    bevel: print keeps a margin from the edges and a rat reaches far into the face; a rat-sized
-   crisp band is asked, light on the line splitting touching dice is kept); a round mark with
-   soft edges on broad light is a glare. The rest is measured: total area, the
-   largest and second largest marks relative to the face, their gap, how round the roundest
-   is, how much touches the die's outline, and the Hu moments of the marks (rotation
-   invariant shape).
+   crisp band is asked unless its light carries on out to the outline with no dark wood
+   between, and then the face is measured again without it; light on the line splitting
+   touching dice is kept); a round mark with soft edges on broad light is a glare. The rest
+   is measured: total area, the largest and second largest marks relative to the face, their
+   gap, how round the roundest is, how much touches the die's outline, and the Hu moments of
+   the marks (rotation invariant shape).
 3. **Decide.** Without a model, built-in rules tuned on the synthetic renders (tuning seeds
    only): no marks is 0; one rat-shaped mark of rat size is 1; two marks of similar rat-pair
    size is 2; anything else (a second mark of in-between size, two marks almost touching,
@@ -91,6 +96,7 @@ RIM_THICK = 0.03  # half-thickness (of the side) below which a long thin mark is
 EDGE_MAX = 0.12  # more of the marks than this touching the face's edge: part may be hidden
 OUTLINE_REACH = 0.21  # light on the outline reaching less deep than this (of the side) is rim
 OUTLINE_PRINT = (0.015, 0.3)  # ... unless as big as one of two rats and as crisp as print
+RUNS_OUT = 0.5  # ... or it stays this bright (of its peak over the wood) out to the outline
 CERTAIN = 0.9  # confidence below which a die is flagged
 OUTLIER_Z2 = 30.0  # a face farther than this (squared z-score sum) from its taught class is asked
 
@@ -101,12 +107,16 @@ DARK_TABLE = 75.0  # a table darker than this hides black dice: the observation 
 MIN_DIE = 0.035  # smallest die side, fraction of the picture's short side
 MAX_DIE = 0.32  # largest
 MIN_TABLE_DROP = 30.0  # a die less darker than its table than this (or above 0.4 of it) is asked
+LIT_BORDER = 0.15  # a die whose outline has more than this of it against light (brighter than
+LIT_ABOVE = (40.0, 0.5)  # its table by this many grey levels, or this fraction of it) is asked
 MAX_NOTCH = 0.075  # outline notch (of the hull) above which a die is asked
 SQUARE_ASPECT = 1.3  # a single die's bounding box is at most this elongated
 SQUARE_FILL = 0.8  # and at least this full
 SMOOTH = 0.06  # blobs are opened by a disk of this radius (of a die's side)
 INSCRIBED_AREA = 1.0  # a die's area over the square of its widest inscribed circle
 PIECE = (0.8, 1.25)  # a die cut from touching dice: its top face's side over the typical die's
+SQUARE_REFIT = (0.88, 1.12)  # a die not square is read when a square this size (of the clean
+SQUARE_SLIDE = 0.1  # dice's side) fits in it at one place (it slides less than this, of the side)
 
 
 @dataclass(frozen=True)
@@ -363,6 +373,81 @@ def _top_face(filled: Any, x0: int, y0: int, width: int, height: int
     return region, core & region, float(side), x0 + float(cx), y0 + float(cy)
 
 
+def _inscribed_square(filled: Any, angle: float) -> tuple[float, float, float, float]:
+    """(side, centre x, centre y, slide) of the largest square turned by ``angle`` degrees
+    that fits in the mask: in the mask turned upright, the chessboard distance to the nearest
+    outside pixel is the half side of the largest upright square centred there. ``slide``:
+    how far (pixels) its centre can move with the square still fitting."""
+    np, cv2 = _imports()
+    h, w = filled.shape
+    pad = int(0.5 * math.hypot(h, w)) + 2
+    big = cv2.copyMakeBorder(filled, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+    centre = (big.shape[1] / 2, big.shape[0] / 2)
+    turn = cv2.getRotationMatrix2D(centre, angle, 1.0)
+    upright = cv2.warpAffine(big, turn, (big.shape[1], big.shape[0]), flags=cv2.INTER_NEAREST)
+    dist = cv2.distanceTransform((upright > 0).astype(np.uint8), cv2.DIST_C, 3)
+    top = float(dist.max())
+    if top < 1:
+        return 0.0, 0.0, 0.0, 0.0
+    ys, xs = np.nonzero(dist >= top)
+    px, py = float(xs.mean()), float(ys.mean())
+    slide = float(np.hypot(xs - px, ys - py).max())
+    back = cv2.invertAffineTransform(turn)
+    cx = back[0, 0] * px + back[0, 1] * py + back[0, 2] - pad
+    cy = back[1, 0] * px + back[1, 1] * py + back[1, 2] - pad
+    return 2 * top - 1, float(cx), float(cy), slide
+
+
+def _refit_square(die: _Die, filled: Any, typical: float) -> None:
+    """A die whose blob is not square (a shadow, a board's line or dark square joined to it)
+    is read from the largest square inside its blob, if that square is as big as the clean
+    dice's top faces (``typical`` side) and sits at one place only: the whole top face is
+    then dark wood in the blob (its print, enclosed by wood, filled in), and what sticks out
+    is not the die. The face's region is cut to that square and the doubt dropped. A blob
+    missing part of the die (light cutting into it) holds no square that big: still asked."""
+    np, cv2 = _imports()
+    contours, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    angle = _die_angle(max(contours, key=cv2.contourArea))
+    inner, cx, cy, slide = _inscribed_square(filled, angle)
+    # a sharp square inside a rounded one: its corners stop on the rounded corners
+    side = inner / (1 - (2 - math.sqrt(2)) * CORNER)
+    if not SQUARE_REFIT[0] <= side / typical <= SQUARE_REFIT[1] or slide > SQUARE_SLIDE * side:
+        return
+
+    def box(size: float) -> Any:
+        m = np.zeros_like(filled)
+        pts = cv2.boxPoints(((cx, cy), (size, size), angle))
+        cv2.fillConvexPoly(m, np.round(pts * 16).astype(np.int32), 255, cv2.LINE_8, 4)
+        return m
+
+    # the face may lie up to the slide away from the square: the region keeps that much more
+    die.region = die.region & box(side * (1 + 2 * SQUARE_SLIDE))
+    die.core = box(side * (1 - 2 * RIM)) & die.region
+    die.side, die.cx, die.cy = side, die.x0 + cx, die.y0 + cy
+    die.notes = []
+
+
+def _lit_border(v: Any, table: Any, filled: Any, x0: int, y0: int) -> float:
+    """The fraction of the pixels just outside a die's blob that are much brighter than the
+    table there. A die lies on the table: around it are the table, its shadow, another die.
+    Light far above the table against the outline is print or a glare on a die, so the blob
+    is only part of a die (on a black mat, the wood between its rats)."""
+    np, cv2 = _imports()
+    pad = 3
+    big = cv2.copyMakeBorder(filled, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+    ring = (cv2.dilate(big, np.ones((2 * pad - 1, 2 * pad - 1), np.uint8)) > 0) & (big == 0)
+    ys, xs = np.nonzero(ring)
+    ys, xs = ys + y0 - pad, xs + x0 - pad
+    h, w = v.shape
+    ok = (ys >= 0) & (ys < h) & (xs >= 0) & (xs < w)
+    if not ok.any():
+        return 0.0
+    ys, xs = ys[ok], xs[ok]
+    level = table[ys, xs]
+    bright = v[ys, xs].astype(np.float32) > level + np.maximum(LIT_ABOVE[0], LIT_ABOVE[1] * level)
+    return float(bright.mean())
+
+
 def _find_dice(image: Any, expected_side: float = 0.0) -> tuple[list[_Die], list[str]]:
     np, cv2 = _imports()
     v = _value_channel(image)
@@ -410,6 +495,7 @@ def _find_dice(image: Any, expected_side: float = 0.0) -> tuple[list[_Die], list
     blobs = smoothed
     shapes = [_shape(c) for _, _, _, c in blobs]
     dice: list[_Die] = []
+    not_square: list[tuple[_Die, Any]] = []
     for (filled, x0, y0, _contour), (area, aspect, fill, _rect, _ang) in zip(
         blobs, shapes, strict=True
     ):
@@ -470,8 +556,13 @@ def _find_dice(image: Any, expected_side: float = 0.0) -> tuple[list[_Die], list
             if level - wood < MIN_TABLE_DROP or wood > 0.4 * level:
                 die.notes.append(f"dark table ({level:.0f} vs die {wood:.0f}): the die barely "
                                  "stands out")  # fmt: skip
+            lit = _lit_border(v, table, g, x0, y0)
+            if lit > LIT_BORDER:
+                die.notes.append(f"light around the die ({lit:.2f} of its outline): only part "
+                                 "of a die, between its marks?")  # fmt: skip
             if k <= 1 and (aspect > SQUARE_ASPECT or fill < SQUARE_FILL):
                 die.notes.append(f"die not square (aspect {aspect:.2f}, fill {fill:.2f})")
+                not_square.append((die, g))
             if k <= 1 and area < 0.7 * ref_area:
                 die.notes.append(f"die smaller than the others ({area / ref_area:.2f})")
             if k <= 1 and area > 1.35 * ref_area:
@@ -486,6 +577,11 @@ def _find_dice(image: Any, expected_side: float = 0.0) -> tuple[list[_Die], list
                 if not PIECE[0] <= piece <= PIECE[1]:
                     die.notes.append(f"a die cut from touching dice of odd size ({piece:.2f})")
             dice.append(die)
+    clean = sorted(d.side for d in dice if not d.notes)
+    if clean:
+        for die, g in not_square:
+            if len(die.notes) == 1:  # only "not square": no notch, odd size, edge, dark table
+                _refit_square(die, g, clean[len(clean) // 2])
     dice.sort(key=lambda d: (d.cy, d.cx))
     return dice, notes
 
@@ -516,12 +612,14 @@ class _Mark:
     reach: float = 1.0  # how deep it reaches into the die from the region's edge, of the side
 
 
-def _marks(v: Any, die: _Die, min_contrast: float) -> tuple[float, float, Any, list[_Mark]]:
+def _marks(v: Any, die: _Die, min_contrast: float, skip: Any = None
+           ) -> tuple[float, float, Any, list[_Mark]]:  # fmt: skip
     """(contrast, glare, component labels, light marks of meaningful size) on a face.
 
     The marks are what stands out of the face by a white top-hat (the face minus its
     morphological opening, which keeps broad light such as a glare on the varnish and drops
-    the thin print), cut at half the brightest marks' height."""
+    the thin print), cut at half the brightest marks' height. ``skip`` (bool, the region's
+    crop): light known not to be print, left out of that height."""
     np, cv2 = _imports()
     rh, rw = die.region.shape
     crop = v[die.y0 : die.y0 + rh, die.x0 : die.x0 + rw]
@@ -542,6 +640,8 @@ def _marks(v: Any, die: _Die, min_contrast: float) -> tuple[float, float, Any, l
     mid = cv2.morphologyEx(flat, cv2.MORPH_OPEN,
                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k2, k2)))  # fmt: skip
     glare = float(np.percentile(mid[face], 99.5)) - wood
+    if skip is not None and (face & ~skip).any():
+        face = face & ~skip
     contrast = float(np.percentile(tophat[face], 99.5))
     if contrast < min_contrast:
         return contrast, glare, None, []
@@ -596,6 +696,45 @@ def _along_outline(m: _Mark) -> bool:
     return m.edge - m.cut > EDGE_MAX and m.cut < m.edge - m.cut and m.reach < OUTLINE_REACH
 
 
+def _runs_out(v: Any, die: _Die, labels: Any, m: _Mark) -> bool:
+    """Light that stays bright out to the die's outline: no dark wood between it and the edge.
+
+    Printed marks keep a margin of bare wood from a die's edges, so across the outline their
+    light falls back to the wood before the edge; a lit bevel brightens towards the edge and
+    the table (or another die's lit side) carries on past it. From every pixel where the
+    mark touches the region's edge, the brightness is sampled outwards (along the region's
+    normal) to just past the die's outline (``EDGE_IN`` of the side plus 2 pixels); where it
+    stays above ``RUNS_OUT`` of the mark's peak over the wood on three rays in four (the
+    marks' own cut is at half their height), the light runs out. A dark side face beyond a
+    lit rim keeps its light as it was (asked when rat-sized and crisp)."""
+    np, cv2 = _imports()
+    rh, rw = die.region.shape
+    crop = v[die.y0 : die.y0 + rh, die.x0 : die.x0 + rw]
+    inside = die.region > 0
+    wood = float(np.median(crop[die.core > 0] if die.core.any() else crop[inside]))
+    own = labels == m.label
+    peak = float(crop[own].max()) - wood
+    depth = cv2.distanceTransform(die.region, cv2.DIST_L2, 3)
+    ey, ex = np.nonzero(own & (depth < 1.5))
+    if peak <= 0 or len(ex) == 0:
+        return False
+    smooth = cv2.GaussianBlur(inside.astype(np.float32), (0, 0), max(1.0, EDGE_IN * die.side))
+    gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0)[ey, ex]
+    gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1)[ey, ex]
+    norm = np.hypot(gx, gy)
+    ok = norm > 1e-6
+    if not ok.any():
+        return False
+    nx, ny = -gx[ok] / norm[ok], -gy[ok] / norm[ok]  # outwards
+    ts = np.arange(0.0, EDGE_IN * die.side + 2.0 + 1e-6, 0.5, dtype=np.float32)
+    mx = (die.x0 + ex[ok]).astype(np.float32)[:, None] + nx[:, None] * ts[None]
+    my = (die.y0 + ey[ok]).astype(np.float32)[:, None] + ny[:, None] * ts[None]
+    profile = cv2.remap(v, mx.astype(np.float32), my.astype(np.float32), cv2.INTER_LINEAR,
+                        borderMode=cv2.BORDER_REPLICATE).astype(np.float32)  # fmt: skip
+    dip = (profile.min(axis=1) - wood) / peak
+    return float(np.percentile(dip, 25)) >= RUNS_OUT
+
+
 def _looks_printed(m: _Mark, side: float) -> bool:
     """Light along the outline as big as a rat and as crisp as print: a rat whose die
     outline was found too small would look like this, so it is not dropped silently."""
@@ -616,7 +755,25 @@ def measure_face(v: Any, die: _Die, min_contrast: float = MIN_CONTRAST) -> FaceF
     # light along the outline is rim, not print (on a die of RESOLVED pixels and more: on a
     # smaller one print's margin from the edge, ~5 % of the side, is lost in the blur)
     outline = [m for m in comps if _along_outline(m)] if die.side >= RESOLVED else []
-    comps = [m for m in comps if m not in outline]
+    # light that runs out to the outline (no dark wood before the edge) is not print at all:
+    # it must not set the marks' height either (a strip of lit table inside a die's outline
+    # can outshine faint print, which then falls under the cut), so the face is measured
+    # again without it
+    gone = [m for m in outline if _runs_out(v, die, labels, m)]
+    if gone:
+        skip = cv2.dilate(np.isin(labels, [m.label for m in gone]).astype(np.uint8),
+                          np.ones((3, 3), np.uint8)) > 0  # fmt: skip
+        contrast, glare, labels, found = _marks(v, die, min_contrast, skip)
+        comps = [m for m in found if not _is_rim(m, die.side)]
+        outline, gone = [], []
+        for m in comps:
+            if not _along_outline(m):
+                continue
+            own = labels == m.label
+            (gone if skip[own].mean() >= 0.5 else outline).append(m)
+        comps = [m for m in comps if m not in outline and m not in gone]
+    else:
+        comps = [m for m in comps if m not in outline]
     outline_print = any(_looks_printed(m, die.side) for m in outline)
     # a glare needs broad light under it; without, a round soft mark is small blurred print
     # (on a small die the print itself blurs into round soft blobs: no glare is assumed)
@@ -632,7 +789,7 @@ def measure_face(v: Any, die: _Die, min_contrast: float = MIN_CONTRAST) -> FaceF
         outline_print = True
     if not comps:
         return FaceFeatures(contrast, 0.0, (), 1.0, glare, 0.0, BLANK_HU,
-                            spots=len(spots), burnt=burnt, outline=len(outline),
+                            spots=len(spots), burnt=burnt, outline=len(outline) + len(gone),
                             outline_print=outline_print)  # fmt: skip
     total = sum(m.area for m in comps) / face_area
     # rat-sized: at least a tenth of the largest mark (smaller ones are specks)
@@ -654,7 +811,7 @@ def measure_face(v: Any, die: _Die, min_contrast: float = MIN_CONTRAST) -> FaceF
     sharpness = min(m.sharp for m in rats)
     return FaceFeatures(contrast, total, areas, gap, glare, edge, _hu(keep), elongation,
                         spots=len(spots), burnt=burnt, sharpness=sharpness,
-                        outline=len(outline), outline_print=outline_print)  # fmt: skip
+                        outline=len(outline) + len(gone), outline_print=outline_print)  # fmt: skip
 
 
 # -- deciding --------------------------------------------------------------------------------
