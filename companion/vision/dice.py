@@ -26,6 +26,12 @@ no state. The pipeline, all classical OpenCV:
    except that "sideways" is taken from the squash the dice in view share when at least
    three of them agree on it (a turned camera squashes all top faces alike).
 
+7. a learned second opinion (:mod:`companion.vision.facenet`, :func:`_second_opinion`)
+   looks at each die as a picture: a certain reading it disagrees with is asked; an asked
+   reading it confirms, when the doubt is one a picture can settle, becomes certain; pips
+   that fit no face but where it clearly sees a die are offered as an asked die
+   (:func:`_rescue`). It never changes a value.
+
 A reading is ``uncertain`` whenever any of those checks is marginal: the players are asked
 rather than told a wrong value. ``notes`` says why, per die.
 """
@@ -51,6 +57,7 @@ _MIN_SURE_PIP = 2.5  # pip radius (working pixels) below which a pip may vanish 
 # thresholds were chosen on out-of-fold opinions of the train photos (docs/vision.md).
 FACE_MODEL = "pips_face"
 VETO = 0.2  # a certain reading the model gives less than this probability is asked
+RESCUE_SIDE = 9.0  # a die's side, in pip radii, for pips that fit no face (see _rescue)
 CONFIRM = 0.97  # an asked reading the model gives at least this is confirmed (see below)
 
 # canonical layouts on a 3x3 grid (units: one pip spacing), x right, y down
@@ -123,7 +130,8 @@ def read_pips(image: np.ndarray, *, second_opinion: bool = True,
     planes = intensities(work)
 
     pips, responses = find_pips(work, planes)
-    faces, notes = _read_faces(work, planes, pips, responses)
+    failed: list[list[Pip]] = []
+    faces, notes = _read_faces(work, planes, pips, responses, failed)
     seen = faces
     faces = _drop_side_faces(faces, notes)
     if side_faces is not None:
@@ -132,15 +140,16 @@ def read_pips(image: np.ndarray, *, second_opinion: bool = True,
     _flag_side_faces(work, faces, notes)
     _flag_neighbour_pips(faces, pips, notes)
     _flag_odd_proportions(faces, notes)
-    faces.sort(key=lambda f: (round(f.y / 8), f.x))
     if len(faces) > MAX_DICE:
         notes.append(f"{len(faces)} dice found, more than {MAX_DICE}: all flagged")
         for f in faces:
             f.uncertain = True
-    elif second_opinion and faces:
+    elif second_opinion and (faces or failed):
         model = facenet.load(FACE_MODEL)
         if model is not None:
             _second_opinion(model, img, scale, faces, notes)
+            faces.extend(_rescue(model, img, scale, failed, faces, notes))
+    faces.sort(key=lambda f: (round(f.y / 8), f.x))
     dice = tuple(_reading(f, scale) for f in faces)
     return DiceObservation("pips", dice, width, height, tuple(notes))
 
@@ -189,6 +198,47 @@ def _second_opinion(model: facenet.FaceNet, img: np.ndarray, scale: float, faces
             f.uncertain = False
             f.confidence = max(f.confidence, 0.9)
             notes.append(f"{where}: confirmed by the second opinion ({mine:.3f})")
+
+
+def _rescue(model: facenet.FaceNet, img: np.ndarray, scale: float, failed: list[list[Pip]],
+            faces: list[_Face], notes: list[str]) -> list[_Face]:  # fmt: skip
+    """Pips were found but fit no face (a pip lost to a board line, a pip merged with a
+    die's corner): let the learned classifier look at the die they suggest. A die it reads
+    with at least ``CONFIRM``, showing at least as many pips as were found, is offered to
+    the players as a question (never certain: the pips did not prove it). The die's side is
+    taken from its pips' size (``RESCUE_SIDE`` pip radii)."""
+    cands = []
+    for group in failed:
+        if len(group) > 6:
+            continue
+        x = sum(p.x for p in group) / len(group)
+        y = sum(p.y for p in group) / len(group)
+        side = RESCUE_SIDE * _median([p.r for p in group])
+        if any(math.hypot(x - f.x, y - f.y) < 0.45 * (side + f.side)
+               or (y > f.y and math.hypot(x - f.x, y - f.y) < 1.4 * max(side, f.side))
+               for f in faces):  # fmt: skip
+            # it would overlap a die already read (part of it), or lies just below one:
+            # that die's front side face, whose squashed pips fit no layout either
+            continue
+        cands.append((group, x, y, side))
+    if not cands:
+        return []
+    probs = model.probabilities(img, np.array([((x + 0.5) / scale - 0.5, (y + 0.5) / scale - 0.5)
+                                               for _, x, y, _ in cands]),
+                                np.array([side / scale for *_, side in cands]))  # fmt: skip
+    classes = list(model.classes)
+    out: list[_Face] = []
+    for (group, x, y, side), p in zip(cands, probs, strict=True):
+        k = int(np.argmax(p))
+        value, sure = classes[k], float(p[k])
+        if value < max(len(group), 1) or sure < CONFIRM:
+            continue
+        if any(math.hypot(x - f.x, y - f.y) < 0.45 * (side + f.side) for f in out):
+            continue
+        note = f"{len(group)} pips fit no face; the second opinion sees a {value} ({sure:.2f})"
+        out.append(_Face(value, x, y, side, 0.5 * sure, True, 1.0, [note], group, True))
+        notes.append(f"die at ({x:.0f}, {y:.0f}): {note}")
+    return out
 
 
 def _median(values: list[float]) -> float:
@@ -575,7 +625,9 @@ def _read_faces(
     planes: dict[int, np.ndarray],
     pips: list[Pip],
     responses: dict[int, np.ndarray],
+    failed: list[list[Pip]] | None = None,
 ) -> tuple[list[_Face], list[str]]:
+    """The faces the pips form; groups of 2 or more pips that fit no face go to ``failed``."""
     notes: list[str] = []
     faces: list[_Face] = []
     todo = [(g, 1.0) for g in _groups(work, pips)]
@@ -596,6 +648,8 @@ def _read_faces(
         if face is not None:
             faces.append(face)
             notes.extend(f"die at ({face.x:.0f}, {face.y:.0f}): {t}" for t in face.notes)
+        elif failed is not None and len(group) > 1:
+            failed.append(group)
     return faces, notes
 
 
