@@ -203,7 +203,8 @@ def _second_opinion(model: facenet.FaceNet, img: np.ndarray, scale: float, faces
 def _rescue(model: facenet.FaceNet, img: np.ndarray, scale: float, failed: list[list[Pip]],
             faces: list[_Face], notes: list[str]) -> list[_Face]:  # fmt: skip
     """Pips were found but fit no face (a pip lost to a board line, a pip merged with a
-    die's corner): let the learned classifier look at the die they suggest. A die it reads
+    die's corner, a 1 whose die body the rays could not close): let the learned classifier
+    look at the die they suggest. A die it reads
     with at least ``CONFIRM``, showing at least as many pips as were found, is offered to
     the players as a question (never certain: the pips did not prove it). The die's side is
     taken from its pips' size (``RESCUE_SIDE`` pip radii)."""
@@ -235,7 +236,9 @@ def _rescue(model: facenet.FaceNet, img: np.ndarray, scale: float, failed: list[
             continue
         if any(math.hypot(x - f.x, y - f.y) < 0.45 * (side + f.side) for f in out):
             continue
-        note = f"{len(group)} pips fit no face; the second opinion sees a {value} ({sure:.2f})"
+        found = "a lone pip, no die body found" if len(group) == 1 else \
+            f"{len(group)} pips that fit no face"
+        note = f"{found}; the second opinion sees a {value} ({sure:.2f})"
         out.append(_Face(value, x, y, side, 0.5 * sure, True, 1.0, [note], group, True))
         notes.append(f"die at ({x:.0f}, {y:.0f}): {note}")
     return out
@@ -534,11 +537,15 @@ def _squash_turn(lin: np.ndarray, group: list[Pip]) -> float:
     return min(d, 180 - d)
 
 
+def _clean_pip(p: Pip) -> bool:
+    """Round, contrasted, big enough and on a flat face: a pip worth a lone look."""
+    return (p.minor / p.major >= 0.55 and p.contrast >= 40 and p.r >= _MIN_SURE_PIP
+            and p.ring_spread <= 0.25 * p.contrast + 8)  # fmt: skip
+
+
 def _single(work: np.ndarray, grey: np.ndarray, p: Pip, resp: np.ndarray) -> _Face | None:
     """A lone pip: a 1 if a face-coloured body of a sensible size surrounds it."""
-    if p.minor / p.major < 0.55 or p.contrast < 40 or p.r < _MIN_SURE_PIP:
-        return None
-    if p.ring_spread > 0.25 * p.contrast + 8:
+    if not _clean_pip(p):
         return None
     face = np.array(p.face, np.float32)
     tol = max(18.0, 0.18 * p.contrast)
@@ -627,7 +634,8 @@ def _read_faces(
     responses: dict[int, np.ndarray],
     failed: list[list[Pip]] | None = None,
 ) -> tuple[list[_Face], list[str]]:
-    """The faces the pips form; groups of 2 or more pips that fit no face go to ``failed``."""
+    """The faces the pips form; groups that fit no face (a clean lone pip with no die body
+    found around it, or 2 or more pips) go to ``failed``."""
     notes: list[str] = []
     faces: list[_Face] = []
     todo = [(g, 1.0) for g in _groups(work, pips)]
@@ -648,7 +656,7 @@ def _read_faces(
         if face is not None:
             faces.append(face)
             notes.extend(f"die at ({face.x:.0f}, {face.y:.0f}): {t}" for t in face.notes)
-        elif failed is not None and len(group) > 1:
+        elif failed is not None and (len(group) > 1 or _clean_pip(group[0])):
             failed.append(group)
     return faces, notes
 
