@@ -57,8 +57,8 @@ _MIN_SURE_PIP = 2.5  # pip radius (working pixels) below which a pip may vanish 
 # thresholds were chosen on out-of-fold opinions of the train photos (docs/vision.md).
 FACE_MODEL = "pips_face"
 VETO = 0.2  # a certain reading the model gives less than this probability is asked
-RESCUE_SIDE = 9.0  # a die's side, in pip radii, for pips that fit no face (see _rescue)
 CONFIRM = 0.97  # an asked reading the model gives at least this is confirmed (see below)
+RESCUE_SIDE = 9.0  # a die's side, in pip radii, for pips that fit no face (see _rescue)
 
 # canonical layouts on a 3x3 grid (units: one pip spacing), x right, y down
 _LAYOUTS: dict[int, np.ndarray] = {
@@ -204,10 +204,10 @@ def _rescue(model: facenet.FaceNet, img: np.ndarray, scale: float, failed: list[
             faces: list[_Face], notes: list[str]) -> list[_Face]:  # fmt: skip
     """Pips were found but fit no face (a pip lost to a board line, a pip merged with a
     die's corner, a 1 whose die body the rays could not close): let the learned classifier
-    look at the die they suggest. A die it reads
-    with at least ``CONFIRM``, showing at least as many pips as were found, is offered to
-    the players as a question (never certain: the pips did not prove it). The die's side is
-    taken from its pips' size (``RESCUE_SIDE`` pip radii)."""
+    look at the die they suggest. A die it reads with at least ``CONFIRM``, showing at
+    least as many pips as were found, is offered to the players as a question (never
+    certain: the pips did not prove it). The die's side is taken from its pips' size
+    (``RESCUE_SIDE`` pip radii)."""
     cands = []
     for group in failed:
         if len(group) > 6:
