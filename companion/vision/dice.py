@@ -28,9 +28,9 @@ no state. The pipeline, all classical OpenCV:
 
 7. a learned second opinion (:mod:`companion.vision.facenet`, :func:`_second_opinion`)
    looks at each die as a picture: a certain reading it disagrees with is asked; an asked
-   reading it confirms, when the doubt is one a picture can settle, becomes certain; pips
-   that fit no face but where it clearly sees a die are offered as an asked die
-   (:func:`_rescue`). It never changes a value.
+   reading it confirms, when every doubt is one a picture can settle, becomes certain. It
+   never changes a value the pips gave. Pips that fit no face, where it clearly sees a die,
+   are offered as a die with the value it sees, always asked (:func:`_rescue`).
 
 A reading is ``uncertain`` whenever any of those checks is marginal: the players are asked
 rather than told a wrong value. ``notes`` says why, per die.
@@ -149,6 +149,10 @@ def read_pips(image: np.ndarray, *, second_opinion: bool = True,
         if model is not None:
             _second_opinion(model, img, scale, faces, notes)
             faces.extend(_rescue(model, img, scale, failed, faces, notes))
+            if len(faces) > MAX_DICE:
+                notes.append(f"{len(faces)} dice with those offered: all flagged")
+                for f in faces:
+                    f.uncertain = True
     faces.sort(key=lambda f: (round(f.y / 8), f.x))
     dice = tuple(_reading(f, scale) for f in faces)
     return DiceObservation("pips", dice, width, height, tuple(notes))
@@ -173,12 +177,15 @@ def _second_opinion(model: facenet.FaceNet, img: np.ndarray, scale: float, faces
     It may only make the reader more careful, or confirm what the reader already read:
     - a certain reading that the model finds unlikely (below ``VETO``) is asked;
     - an asked reading that the model gives the very same value with at least ``CONFIRM`` is
-      confirmed, unless the doubt is one a picture of the face cannot settle (``unsettled``):
-      pips too big for a 2 or a 3 (often a side face, or part of a bigger face), a pip-like
-      mark in a cell that should be empty (a pip half washed out by glare: a 6 read as a 3
-      looks like a 3 to the model too), too many pips in one cluster, pips too small to
-      prove a 2. Whether a face is a top or a side face it may settle: it learned side faces
-      (those the reader drops) as "not a top face", with their die around them.
+      confirmed, but only when every doubt about it is one a picture of the face can settle:
+      low-contrast pips, a face squashed unlike its pips, a lone pip off the middle of an
+      uneven or open body, and whether it is a top or a side face (the model learned the
+      side faces the reader drops as "not a top face", with their die around them). Every
+      other doubt sets ``unsettled``: they say pips may be missing or belong to a bigger
+      face (glare residue in an empty cell or on the face, a pip nearby left out, a row of
+      a 6 lost, pips of unequal sizes, a loose fit, pips too big for a 2 or a 3, pips too
+      small to prove a 2, other pips around a lone pip, 7+ pips in a cluster), and the
+      model, shown the same pixels, can be fooled the same way.
     It never changes a value: a die it reads otherwise is asked, with its reading kept."""
     readings = [_reading(f, scale) for f in faces]
     centres = np.array([(d.x, d.y) for d in readings])
@@ -479,14 +486,14 @@ def _classify(grey: np.ndarray, group: list[Pip], resp: np.ndarray) -> _Face | N
         # are spaced differently from one maker to another)
         turn = _squash_turn(lin, group)
         if turn > 35:
-            uncertain = True
+            uncertain = unsettled = True
             notes.append(f"face squashed {turn:.0f} deg away from its pips")
     if res > 0.25:
-        uncertain = True
+        uncertain = unsettled = True
         notes.append(f"layout fit loose ({res:.2f})")
     conf -= min(0.5, res)
     if radii.max() > 1.45 * radii.min():
-        uncertain = True
+        uncertain = unsettled = True
         notes.append("pip sizes inconsistent")
     face_grey = _median([p.face_grey for p in group])
     pip_grey = _median([p.pip_grey for p in group])
@@ -514,7 +521,7 @@ def _classify(grey: np.ndarray, group: list[Pip], resp: np.ndarray) -> _Face | N
     box = np.array([(-b, -b, 1), (b, -b, 1), (b, b, 1), (-b, b, 1)])
     stray = _stray_marks(resp, box @ m, group, _median([p.contrast for p in group]))
     if stray > 0.5:
-        uncertain = True
+        uncertain = unsettled = True
         notes.append(f"unexplained marks on the face ({stray:.1f} pips)")
         conf -= min(0.4, 0.2 * stray)
     centre = np.array([0.0, 0.0, 1.0]) @ m
@@ -610,6 +617,7 @@ def _single(work: np.ndarray, grey: np.ndarray, p: Pip, resp: np.ndarray) -> _Fa
     ]
     if spread > 2.2 and asym > 0.6:
         return None  # an uneven body with the pip off its middle: no 1 (a side face's pip)
+    unsettled = hits > 1  # more pips may be there: a 1 is then part of a face
     if why:
         uncertain = True
         notes.append("a lone pip: " + ", ".join(why))
@@ -621,10 +629,11 @@ def _single(work: np.ndarray, grey: np.ndarray, p: Pip, resp: np.ndarray) -> _Fa
     if stray > 0.5 and hits > 1 and (spread > 2.2 or asym > 0.6):
         return None  # marks all around on an uneven body: print or text, no 1
     if stray > 0.5:
-        uncertain = True
+        uncertain = unsettled = True
         notes.append(f"unexplained marks around a lone pip ({stray:.1f} pips)")
         conf = min(conf, 0.4)
-    return _Face(1, p.x, p.y, side, conf, uncertain, float(p.minor / p.major), notes, [p])
+    return _Face(1, p.x, p.y, side, conf, uncertain, float(p.minor / p.major), notes, [p],
+                 unsettled)  # fmt: skip
 
 
 def _read_faces(
@@ -794,7 +803,7 @@ def _flag_neighbour_pips(faces: list[_Face], pips: list[Pip], notes: list[str]) 
             if not any(_same_shape(p, q, 1.0) for p in f.pips):
                 continue  # a pip on a side face is squashed another way
             if math.hypot(q.x - f.x, q.y - f.y) < reach:
-                f.uncertain = True
+                f.uncertain = f.unsettled = True
                 f.confidence = min(f.confidence, 0.5)
                 notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): a pip nearby is not part of it")
                 break

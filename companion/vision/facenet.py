@@ -3,8 +3,9 @@
 The classical readers (:mod:`companion.vision.dice`) find the dice and read them; this module
 looks again at each die they found, as a picture, and says what face it thinks it is:
 class 0 ("not a die's top face": table, a side face, a hand) or a face value. The reader uses
-that opinion only to be *more careful* or to confirm a reading it already made (see
-:func:`companion.vision.dice.second_opinion`); it never changes a value on its own.
+that opinion to be *more careful*, to confirm a reading it already made, or to offer a die
+where pips fit no face, always as a question (see ``_second_opinion`` and ``_rescue`` in
+:mod:`companion.vision.dice`); it never makes certain a value the pips did not give.
 
 The network is trained by ``tools/train_face_net.py`` (PyTorch, not needed at run time) from
 the train splits of ../shared/data/dice-photos and synthetic renders, and shipped as ONNX in
@@ -109,11 +110,17 @@ def load(name: str) -> FaceNet | None:
         info = json.loads(meta.read_text(encoding="utf-8"))
         if info.get("crop_px") != CROP_PX or info.get("crop_scale") != CROP_SCALE:
             raise ValueError("made for other crops than this reader cuts")
+        classes = tuple(int(c) for c in info["classes"])
+        if 0 not in classes or len(set(classes)) != len(classes):
+            raise ValueError(f"classes {classes}: need 0 (no face) and no repeats")
         net = cv2.dnn.readNetFromONNX(str(path))
-        model = FaceNet(net, tuple(int(c) for c in info["classes"]), info, threading.Lock())
-        model.probabilities(np.zeros((64, 64, 3), np.uint8), np.array([[32.0, 32.0]]),
-                            np.array([30.0]))  # fmt: skip
+        model = FaceNet(net, classes, info, threading.Lock())
+        net.setInput(face_crops(np.zeros((64, 64, 3), np.uint8), np.array([[32.0, 32.0]]),
+                                np.array([30.0])))  # fmt: skip
+        out = np.asarray(net.forward())
+        if out.shape != (1, len(classes)) or not np.isfinite(out).all():
+            raise ValueError(f"gives {out.shape} for {len(classes)} classes")
         return model
-    except (cv2.error, ValueError, KeyError, OSError, AttributeError) as exc:
+    except (cv2.error, ValueError, TypeError, KeyError, OSError, AttributeError) as exc:
         log.warning("face model %s unusable (%s): the dice reader works without it", path, exc)
         return None

@@ -295,7 +295,7 @@ def test_a_turned_camera_with_one_die_is_asked_unless_the_picture_settles_it() -
     assert [(d.value, d.uncertain) for d in alone.dice] == [(3, True)], alone.notes
     obs = read_pips(image)
     assert_never_certain_wrong(obs, truth)
-    assert [d.value for d in obs.dice] == [3], obs.notes
+    assert [(d.value, d.uncertain) for d in obs.dice] == [(3, False)], obs.notes
 
 
 def test_never_a_certain_wrong_value_on_the_synthetic_suite() -> None:

@@ -1,7 +1,7 @@
 """The learned second opinion on pip dice (companion.vision.facenet, dice._second_opinion).
 
 The shipped model (assets/vision/pips_face.onnx) is loaded for real through OpenCV's DNN
-module and shown real renders and real photos: it must read faces it was never trained on,
+module and shown real renders and real photos: it must read renders it was never trained on,
 make the reader ask about a die it reads otherwise, confirm only doubts a picture can settle,
 and, when the model is missing or broken, leave the classical reader working alone.
 """
@@ -9,7 +9,10 @@ and, when the model is missing or broken, leave the classical reader working alo
 from __future__ import annotations
 
 import logging
+import math
+import re
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,7 +23,7 @@ cv2 = pytest.importorskip("cv2")
 from companion.devices.synthetic import render_dice  # noqa: E402
 from companion.vision import dice, facenet  # noqa: E402
 from companion.vision.dice import read_pips  # noqa: E402
-from companion.vision.pips import Pip  # noqa: E402
+from companion.vision.pips import Pip, find_pips, intensities  # noqa: E402
 
 DATA = Path(__file__).parent / "data"
 # renders far from the training seeds (300 000..) and the benchmark's (1 000.., 50 000..)
@@ -48,7 +51,16 @@ def test_crops_are_square_normalised_and_survive_the_picture_edge() -> None:
     assert abs(float(crops[0].mean())) < 1e-4 and float(crops[0].std()) > 0.5
     mid = facenet.CROP_PX // 2
     assert crops[0][0, mid, mid] < crops[0][0, 1, 1]  # the dark square is in the middle
-    assert np.isfinite(crops[1]).all()  # half outside: edges replicated, no garbage
+    # half outside: the same as cutting from the picture with its edges replicated
+    pad = 30
+    padded = cv2.copyMakeBorder(img, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+    half = 20.0 * facenet.CROP_SCALE / 2
+    x0, y0 = round(2 - half) + pad, round(98 - half) + pad
+    size = round(2 * half)
+    ref = cv2.resize(padded[y0:y0 + size, x0:x0 + size], (facenet.CROP_PX, facenet.CROP_PX),
+                     interpolation=cv2.INTER_LINEAR).astype(np.float32)  # fmt: skip
+    ref = (ref - ref.mean()) / max(float(ref.std()), 4.0)
+    assert np.allclose(crops[1], ref.transpose(2, 0, 1), atol=1e-4)
     assert not crops[2].any()  # wholly outside: nothing to see
 
 
@@ -92,8 +104,8 @@ def test_only_doubts_a_picture_can_settle_are_confirmed(model: facenet.FaceNet) 
     loose = _face(4, truth[0].x, truth[0].y, truth[0].size, uncertain=True)
     side = _face(6, truth[1].x, truth[1].y, truth[1].size, uncertain=True, unsettled=True)
     dice._second_opinion(model, img, 1.0, [loose, side], [])
-    assert not loose.uncertain  # e.g. "unexplained marks": the model sees a clear 4
-    assert side.uncertain  # "a side face?": a side face is a clear face too; still asked
+    assert not loose.uncertain  # e.g. "low contrast pips": the model sees a clear 4
+    assert side.uncertain  # e.g. glare residue: the model would be fooled too; still asked
 
 
 def test_reader_with_and_without_the_second_opinion_agree_on_clear_dice() -> None:
@@ -103,7 +115,9 @@ def test_reader_with_and_without_the_second_opinion_agree_on_clear_dice() -> Non
         assert sorted(d.value for d in obs.dice if not d.uncertain) == [1, 3, 6]
 
 
-def test_on_a_real_photo_the_second_opinion_never_makes_a_wrong_die_certain() -> None:
+def test_on_the_test_photos_the_second_opinion_never_makes_a_wrong_die_certain() -> None:
+    """The photos in tests/vision/data (mostly train photos the model learned from: this is
+    a regression check, not a measure; the benchmark's held-out splits are that)."""
     photos = 0
     for label in sorted(DATA.rglob("*.txt")):
         photo = next(label.parent.glob(label.stem + ".*g"), None)
@@ -207,6 +221,103 @@ def test_no_die_is_offered_over_or_just_below_a_die_already_read(
     assert [(f.value, f.uncertain) for f in offered] == [(3, True)]
 
 
+def _glared(seed: int, mode: str) -> tuple[np.ndarray, object]:
+    """A render of two dice whose first die has its second pip washed out by a glare disc
+    ("glare": brighter than the face) or rubbed out ("erase": face-coloured)."""
+    k = seed - 970_000
+    table = ("wood", "felt", "board")[k % 3]
+    img, truth = render_dice([[4, 5, 6, 3][k % 4], 1 + k % 6], seed, table=table,
+                             die_px=44 + k % 36)  # fmt: skip
+    t = truth[0]
+    work = cv2.medianBlur(img, 3)
+    pips, _ = find_pips(work, intensities(work))
+    mine = sorted((p for p in pips if math.hypot(p.x - t.x, p.y - t.y) < 0.6 * t.size),
+                  key=lambda p: (p.y, p.x))  # fmt: skip
+    p = mine[1]
+    colour = (250, 250, 250) if mode == "glare" else tuple(int(c) for c in p.face)
+    radius = int(p.r * 1.2) if mode == "glare" else int(p.r * 1.6) + 1
+    cv2.circle(img, (round(p.x), round(p.y)), radius, colour, -1)
+    return img, t
+
+
+def test_glare_residue_on_a_face_is_never_confirmed() -> None:
+    """A glare disc over the middle pip of a 3 leaves a faint mark: the pips read a 2 with
+    "unexplained marks on the face" (asked). The model, shown the same pixels, also sees a
+    2: it must not confirm it (found by review: it did, at 0.992)."""
+    img, t = _glared(970_011, "glare")
+    obs = read_pips(img)
+    die = [d for d in obs.dice if math.hypot(d.x - t.x, d.y - t.y) < 0.5 * t.size]
+    assert die and all(d.uncertain or d.value == t.value for d in die), obs.notes
+
+
+# doubts the model may settle; every other doubt must keep the die asked
+SETTLEABLE = ("low contrast pips", "but pips", "top or side face?", "side face unclear",
+              "pips squashed sideways", "die body above this face", "a lone pip: ")  # fmt: skip
+
+
+class _Agreeing:
+    """A stand-in model that agrees with every reading, as sure as can be: what is then
+    confirmed is decided by the doubts alone."""
+
+    classes = (0, 1, 2, 3, 4, 5, 6)
+    values: list[int] = []
+
+    def probabilities(self, image, centres, sides):  # type: ignore[no-untyped-def]
+        out = np.zeros((len(centres), 7), np.float32)
+        for i in range(len(centres)):
+            out[i, self.values[i] if i < len(self.values) else 0] = 1.0
+        return out
+
+
+def _scenes() -> Iterator[tuple[str, np.ndarray]]:
+    for photo in sorted(DATA.rglob("*.jpg")):
+        yield photo.name, cv2.imread(str(photo))
+    for k in range(24):
+        for mode in ("glare", "erase"):
+            yield f"{mode} {970_000 + k}", _glared(970_000 + k, mode)[0]
+
+
+def test_only_doubts_a_picture_can_settle_are_confirmed_on_real_cases(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With a model that agrees with everything, a die asked for a doubt that says pips may
+    be missing or belong to a bigger face (glare residue, a pip nearby, ...) stays asked, and
+    a die asked only for doubts a picture can settle is confirmed. Real photos and renders
+    with a pip washed out or rubbed out."""
+    fake = _Agreeing()
+    real = dice._second_opinion
+
+    def spy(model, img, scale, faces, notes):  # type: ignore[no-untyped-def]
+        fake.values = [f.value for f in faces]
+        real(fake, img, scale, faces, notes)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(dice, "_second_opinion", spy)
+    monkeypatch.setattr(dice, "_rescue", lambda *args: [])  # no die offered here
+    seen: dict[bool, set[str]] = {True: set(), False: set()}
+    for name, img in _scenes():
+        alone = read_pips(img, second_opinion=False)
+        both = read_pips(img)
+        assert len(alone.dice) == len(both.dice), name
+        for a, b in zip(alone.dice, both.dice, strict=True):
+            assert (a.value, a.x, a.y) == (b.value, b.x, b.y), name
+            if not a.uncertain:
+                assert not b.uncertain, name
+                continue
+            why = [n.split(": ", 1)[1] for n in alone.notes
+                   if n.startswith(f"die at ({a.x:.0f}, {a.y:.0f}):")]  # fmt: skip
+            settles = all(any(k in w for k in SETTLEABLE) and "other pips" not in w
+                          for w in why)  # fmt: skip
+            assert b.uncertain != settles, f"{name}: {why} -> uncertain {b.uncertain}"
+            for w in why:
+                seen[settles].add(re.sub(r"[\d.()]+", "", w).strip())
+    # the cases above must exercise both kinds of doubt, and the main unsettled ones
+    assert seen[True] and seen[False], seen
+    unsettled = " | ".join(seen[False])
+    for doubt in ("unexplained marks on the face", "a cell that should be empty",
+                  "a pip nearby is not part of it"):  # fmt: skip
+        assert doubt in unsettled, seen
+
+
 def test_missing_or_broken_model_leaves_the_reader_working(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -216,15 +327,22 @@ def test_missing_or_broken_model_leaves_the_reader_working(
     broken.mkdir()
     (broken / "pips_face.onnx").write_bytes(b"not a network")
     shutil.copy(facenet.model_path(dice.FACE_MODEL).with_suffix(".json"), broken)
-    for where in (tmp_path / "nowhere", broken):
-        monkeypatch.setattr(facenet, "model_path", lambda name, w=where: w / f"{name}.onnx")
+    bad_meta = tmp_path / "meta"
+    bad_meta.mkdir()
+    shutil.copy(facenet.model_path(dice.FACE_MODEL), bad_meta)
+    (bad_meta / "pips_face.json").write_text(
+        '{"classes": [0, 1, 2, 3, 4, 5], "crop_px": 40, "crop_scale": 1.4}')  # 6, not 7
+    try:
+        for where in (tmp_path / "nowhere", broken, bad_meta):
+            monkeypatch.setattr(facenet, "model_path", lambda name, w=where: w / f"{name}.onnx")
+            facenet.load.cache_clear()
+            with caplog.at_level(logging.WARNING):
+                assert facenet.load(dice.FACE_MODEL) is None
+                obs = read_pips(img)
+            assert obs.dice == alone.dice
+            assert "without" in caplog.text
+            caplog.clear()
+    finally:
+        monkeypatch.undo()
         facenet.load.cache_clear()
-        with caplog.at_level(logging.WARNING):
-            assert facenet.load(dice.FACE_MODEL) is None
-            obs = read_pips(img)
-        assert obs.dice == alone.dice
-        assert "without" in caplog.text
-        caplog.clear()
-    monkeypatch.undo()
-    facenet.load.cache_clear()
     assert facenet.load(dice.FACE_MODEL) is not None
