@@ -58,7 +58,7 @@ _MIN_SURE_PIP = 2.5  # pip radius (working pixels) below which a pip may vanish 
 FACE_MODEL = "pips_face"
 VETO = 0.2  # a certain reading the model gives less than this probability is asked
 CONFIRM = 0.97  # an asked reading the model gives at least this is confirmed (see below)
-RESCUE_SIDE = 9.0  # a die's side, in pip radii, for pips that fit no face (see _rescue)
+RESCUE_SIDE = 9.0  # a die's side in pip radii, for pips that fit no face when no die is read
 
 # canonical layouts on a 3x3 grid (units: one pip spacing), x right, y down
 _LAYOUTS: dict[int, np.ndarray] = {
@@ -213,15 +213,19 @@ def _rescue(model: facenet.FaceNet, img: np.ndarray, scale: float, failed: list[
     die's corner, a 1 whose die body the rays could not close): let the learned classifier
     look at the die they suggest. A die it reads with at least ``CONFIRM``, showing at
     least as many pips as were found, is offered to the players as a question (never
-    certain: the pips did not prove it). The die's side is taken from its pips' size
-    (``RESCUE_SIDE`` pip radii)."""
+    certain: the pips did not prove it). The die's side is taken from its pips' size, at
+    the side-to-pip ratio of the dice read in the picture (``RESCUE_SIDE`` with none)."""
+    # dice of one set share their side to pip size ratio: take it from the dice read
+    ratios = [f.side / _median([p.r for p in f.pips]) for f in faces if len(f.pips) >= 2]
+    per_pip = _median(ratios) if ratios else RESCUE_SIDE
     cands = []
     for group in failed:
         if len(group) > 6:
             continue
         x = sum(p.x for p in group) / len(group)
         y = sum(p.y for p in group) / len(group)
-        side = RESCUE_SIDE * _median([p.r for p in group])
+        # (a 1's pip is often bigger than the others: a lone pip keeps the fixed ratio)
+        side = (per_pip if len(group) > 1 else RESCUE_SIDE) * _median([p.r for p in group])
         if any(math.hypot(x - f.x, y - f.y) < 0.45 * (side + f.side)
                or (y > f.y and math.hypot(x - f.x, y - f.y) < 1.4 * max(side, f.side))
                for f in faces):  # fmt: skip
