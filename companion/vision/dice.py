@@ -19,7 +19,9 @@ no state. The pipeline, all classical OpenCV:
    to prove that no other pip is there all make the die uncertain (it is never silently
    re-valued);
 5. a lone pip is a 1 only when a closed face-coloured body surrounds it, centred on it;
-6. oblique views: two faces closer than about a die apart are a top face and a side face
+6. two faces centred on one spot are one die read twice (pips found at two scales, or the
+   light gaps between dark pips): the one with more pips is kept;
+   oblique views: two faces closer than about a die apart are a top face and a side face
    of one die; the top one is kept (higher in the picture, least foreshortened). A face
    alone that looks like a side face (pips squashed sideways, die body above it) is flagged.
    This assumes an upright camera (the picture's top edge is the far side of the table),
@@ -132,7 +134,7 @@ def read_pips(image: np.ndarray, *, second_opinion: bool = True,
     pips, responses = find_pips(work, planes)
     failed: list[list[Pip]] = []
     faces, notes = _read_faces(work, planes, pips, responses, failed)
-    seen = faces
+    seen = faces = _merge_doubles(faces, notes)
     faces = _drop_side_faces(faces, notes)
     if side_faces is not None:
         kept = {id(f) for f in faces}
@@ -679,6 +681,31 @@ def _gradient(grey: np.ndarray) -> np.ndarray:
     gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
     return cv2.magnitude(gx, gy) / 8.0  # grey levels per pixel
+
+
+def _merge_doubles(faces: list[_Face], notes: list[str]) -> list[_Face]:
+    """Two faces centred on one spot (within a third of the larger one's side) are one die
+    read twice: from pips found twice at two scales, or from its pips and the light gaps
+    between them (the other polarity). Keep the face with more pips. Ask about it when the
+    two disagree on pips of one polarity (its pips may be the doubles), or when it has fewer
+    than 4 pips against gaps (too few pips to be sure which are the gaps)."""
+    order = sorted(range(len(faces)), key=lambda i: (-len(faces[i].pips), -faces[i].confidence))
+    kept: list[_Face] = []
+    for i in order:
+        f = faces[i]
+        same = next((k for k in kept
+                     if math.hypot(f.x - k.x, f.y - k.y) < 0.33 * max(f.side, k.side)),
+                    None)  # fmt: skip
+        if same is None:
+            kept.append(f)
+            continue
+        gaps = same.pips[0].polarity != f.pips[0].polarity
+        if (same.value != f.value and not gaps) or (gaps and len(same.pips) < 4):
+            same.uncertain = True
+            same.confidence = min(same.confidence, 0.5)
+            notes.append(f"die at ({same.x:.0f}, {same.y:.0f}): read twice, as a {same.value} "
+                         f"and a {f.value}")  # fmt: skip
+    return [f for f in faces if any(f is k for k in kept)]
 
 
 def _drop_side_faces(faces: list[_Face], notes: list[str]) -> list[_Face]:
