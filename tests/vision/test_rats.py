@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 
+import cv2
 import numpy as np
 import pytest
 
@@ -406,3 +407,32 @@ def test_part_of_a_die_between_its_rats_on_a_black_mat_is_asked() -> None:
     for t, r in zip(truths, match(obs, truths), strict=True):
         assert r is None or r.uncertain or r.value == t.value
     assert any("light around the die" in n for n in obs.notes)
+
+
+def _dark_bar(img: np.ndarray, cx: float, cy: float, angle: float) -> np.ndarray:
+    """A bar as dark as the dice's wood (a pen, a sleeve) across a die's middle, sticking out
+    about 0.4 of its side on one side."""
+    m = np.zeros(img.shape[:2], np.float32)
+    c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    corners = ((-55, -19), (25, -19), (25, 19), (-55, 19))
+    pts = np.array([[cx + u * c - w * s, cy + u * s + w * c] for u, w in corners], np.float32)
+    cv2.fillConvexPoly(m, np.round(pts * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
+    m = cv2.GaussianBlur(m, (0, 0), 0.8)
+    return (img.astype(np.float32) * (1 - m[..., None]) + 22 * m[..., None]).clip(0, 255).astype(
+        np.uint8)
+
+
+@pytest.mark.parametrize("angle", [0, 30, 45])
+@pytest.mark.parametrize("lighting", ["soft", "dim"])
+def test_a_die_partly_under_something_dark_is_asked_not_refitted(angle: int, lighting: str) -> None:
+    # found by review of the fourth pass: a dark bar over a die's middle makes its blob "not
+    # square" with a die-sized square inside; refitting to that square read the hidden rats
+    # as bare wood (a certain 0 for a 1 or a 2). What sticks out is thick and as dark as the
+    # wood: it may lie over the face, so the die stays asked
+    for values in ([1, 0, 0], [2, 0, 0]):
+        pos = [(320, 240, angle), (150, 120, 20), (480, 360, 40)]
+        img, truths = render_rat_dice(values, seed=11, table="wood", die_px=60, tilt=0.0,
+                                      positions=pos, lighting=lighting)  # fmt: skip
+        covered = _dark_bar(img, truths[0].x, truths[0].y, angle)
+        r = match(read_rats(covered), truths)[0]
+        assert r is None or r.uncertain or r.value == truths[0].value, (values, r)
