@@ -19,7 +19,15 @@ from companion.vision.rat_render import (
     random_scene,
     render_rat_dice,
 )
-from companion.vision.rats import RatModel, _along_outline, _Mark, read_rats, teach
+from companion.vision.rats import (
+    RatModel,
+    _along_outline,
+    _Die,
+    _Mark,
+    _refit_square,
+    read_rats,
+    teach,
+)
 
 # another dice design than the built-in rules expect: dark-grey engraved marks barely lighter
 # than the wood, and the two rats merged into one shape
@@ -436,3 +444,36 @@ def test_a_die_partly_under_something_dark_is_asked_not_refitted(angle: int, lig
         covered = _dark_bar(img, truths[0].x, truths[0].y, angle)
         r = match(read_rats(covered), truths)[0]
         assert r is None or r.uncertain or r.value == truths[0].value, (values, r)
+
+
+def _joined(stub: tuple[int, int, int, int], stub_grey: int, die: int = 60
+            ) -> tuple[_Die, np.ndarray, np.ndarray]:  # fmt: skip
+    """A die's blob (a square of ``die`` px, wood grey 30) with a stub (x0, y0, x1, y1) joined
+    to it, on a light table: the blob, its brightness, and the die as _find_dice makes it."""
+    v = np.full((160, 200), 200, np.uint8)
+    v[40:40 + die, 40:40 + die] = 30
+    x0, y0, x1, y1 = stub
+    v[y0:y1, x0:x1] = stub_grey
+    filled = (v < 150).astype(np.uint8) * 255
+    d = _Die(filled.copy(), filled.copy(), 0, 0, float((filled > 0).sum()), float(die),
+             70.0, 70.0, ["not square"])  # fmt: skip
+    return d, filled, v
+
+
+@pytest.mark.parametrize(
+    ("why", "stub", "grey", "typical", "refit"),
+    [
+        ("a thin shadow joined: read from the square", (100, 50, 130, 56), 120, 60.0, True),
+        ("a square smaller than the clean dice: asked", (100, 50, 130, 56), 120, 80.0, False),
+        ("the square slides along the blob: asked", (100, 40, 130, 100), 120, 60.0, False),
+        ("something thick and dark joined: asked", (100, 45, 125, 95), 30, 60.0, False),
+    ],
+)
+def test_the_square_refit_keeps_each_of_its_guards(
+    why: str, stub: tuple[int, int, int, int], grey: int, typical: float, refit: bool
+) -> None:
+    die, filled, v = _joined(stub, grey)
+    _refit_square(die, filled, typical, v)
+    assert (die.notes == []) is refit, why
+    if refit:
+        assert abs(die.side - 60) < 6 and abs(die.cx - 70) < 3 and abs(die.cy - 70) < 3
