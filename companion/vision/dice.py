@@ -160,12 +160,17 @@ def read_pips(image: np.ndarray, *, second_opinion: bool = True,
     return DiceObservation("pips", dice, width, height, tuple(notes))
 
 
+def _input_px(v: float, scale: float) -> float:
+    """A coordinate of the working image, in pixels of the input image."""
+    return (v + 0.5) / scale - 0.5
+
+
 def _reading(f: _Face, scale: float) -> DieReading:
     """A face found in the working image, in pixels of the input image."""
     return DieReading(
         value=f.value,
-        x=(f.x + 0.5) / scale - 0.5,
-        y=(f.y + 0.5) / scale - 0.5,
+        x=_input_px(f.x, scale),
+        y=_input_px(f.y, scale),
         confidence=round(float(min(1.0, max(0.0, f.confidence))), 3),
         uncertain=bool(f.uncertain),
         size=f.side / scale,
@@ -237,9 +242,8 @@ def _rescue(model: facenet.FaceNet, img: np.ndarray, scale: float, failed: list[
         cands.append((group, x, y, side))
     if not cands:
         return []
-    probs = model.probabilities(img, np.array([((x + 0.5) / scale - 0.5, (y + 0.5) / scale - 0.5)
-                                               for _, x, y, _ in cands]),
-                                np.array([side / scale for *_, side in cands]))  # fmt: skip
+    centres = np.array([(_input_px(x, scale), _input_px(y, scale)) for _, x, y, _ in cands])
+    probs = model.probabilities(img, centres, np.array([side / scale for *_, side in cands]))
     classes = list(model.classes)
     out: list[_Face] = []
     for (group, x, y, side), p in zip(cands, probs, strict=True):
