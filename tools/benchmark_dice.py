@@ -24,7 +24,8 @@ Held-out photos (never tune on them): webcam-white split ``valid``; tabletop-aug
 ``valid`` and ``test`` when present, and a fixed quarter of its ``train`` photos (source
 number a multiple of 4), since the shared folder holds only ``train``. Everything else is
 ``train``. The synthetic set is seeded renders (top-down) from
-companion.devices.synthetic.render_dice.
+companion.devices.synthetic.render_dice; synthetic-far the same at the companion's own view
+(1280 x 960 camera frames, dice of 26-40 px: 16 mm dice seen from 50-60 cm).
 """
 
 from __future__ import annotations
@@ -195,38 +196,59 @@ SYNTH_STYLES = (
 )
 
 
-def synthetic_samples(limit: int | None, first_seed: int = 1000) -> Iterator[Sample]:
-    """Seeded top-down renders: 10 styles, 1-6 dice of 36-80 px (tuning set)."""
+def synthetic_samples(limit: int | None, first_seed: int = 1000, far: bool = False
+                      ) -> Iterator[Sample]:  # fmt: skip
+    """Seeded top-down renders: 10 styles, 1-6 dice of 36-80 px in 640 x 480 (tuning set).
+
+    ``far``: the companion's own view instead, 1280 x 960 frames (its Pi camera's size) with
+    dice of 26-40 px: a 16 mm die seen by a Camera Module 3 from 50-60 cm."""
     n = limit or 100
+    size, die_range = ((1280, 960), (26.0, 40.0)) if far else ((640, 480), (36.0, 80.0))
     for k in range(n):
         seed = first_seed + k
         rng = np.random.default_rng([seed, 99])
         table, die, pip = SYNTH_STYLES[k % len(SYNTH_STYLES)]
         count = int(rng.integers(1, 7))
         values = [int(v) for v in rng.integers(1, 7, count)]
-        die_px = float(rng.uniform(36, 80))
+        die_px = float(rng.uniform(*die_range))
         try:
-            img, truth = render_dice(values, seed, table=table, die_color=die, pip_color=pip,
-                                     die_px=die_px)  # fmt: skip
+            img, truth = render_dice(values, seed, size, table=table, die_color=die,
+                                     pip_color=pip, die_px=die_px)  # fmt: skip
         except ValueError:
             continue
         labels = [Label(t.value, t.x, t.y, t.size, t.size) for t in truth]
-        yield Sample(f"synth-{seed}-{table}-{die}-{pip}", img, labels)
+        yield Sample(f"synth{'-far' if far else ''}-{seed}-{table}-{die}-{pip}", img, labels)
 
 
 # -- the naive reader (the issue's baseline) ---------------------------------------------------
 def naive_read(image: np.ndarray) -> DiceObservation:
-    """Median blur, SimpleBlobDetector on dark pips, pips clustered by distance, counted."""
+    """Median blur, SimpleBlobDetector on dark pips, pips clustered by distance, counted.
+
+    The issue's naive reader, its few parameters set for these photos: calibrated on
+    webcam-white train only (310 photos, scored by ``run``/``Tally``, a coordinate search over
+    median kernel, detector thresholds, area, circularity, inertia, convexity, repeatability,
+    blob spacing and clustering distance; best dice-correct count, fewer silent wrong on ties).
+    It reads 96 % of webcam-white train and 98 % of webcam-white heldout (checked once, after
+    the search) correctly, more than the issue's 79 %; far less elsewhere (pips smaller than
+    about 34 px in area are dropped, light pips never seen). Every reading is certain. The
+    earlier settings (kernel 5, area >= 8, circularity 0.6, inertia 0.4, link 4.5 radii,
+    default thresholds and spacing) read 57 % of webcam-white train: a straw man."""
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    grey = cv2.medianBlur(grey, 5)
+    grey = cv2.medianBlur(grey, 3)
     params = cv2.SimpleBlobDetector_Params()
+    params.minThreshold = 60
+    params.maxThreshold = 220
+    params.thresholdStep = 10
+    params.minDistBetweenBlobs = 5
+    params.filterByColor = True
+    params.blobColor = 0
     params.filterByArea = True
-    params.minArea = 8
+    params.minArea = 34
     params.maxArea = 1500
     params.filterByCircularity = True
-    params.minCircularity = 0.6
+    params.minCircularity = 0.85
     params.filterByInertia = True
-    params.minInertiaRatio = 0.4
+    params.minInertiaRatio = 0.55
     params.filterByConvexity = False
     detector = cv2.SimpleBlobDetector_create(params)
     kps = detector.detect(grey)
@@ -243,7 +265,7 @@ def naive_read(image: np.ndarray) -> DiceObservation:
     for i in range(n):
         for j in range(i + 1, n):
             r = (pts[i][2] + pts[j][2]) / 2
-            if math.hypot(pts[i][0] - pts[j][0], pts[i][1] - pts[j][1]) < 4.5 * r:
+            if math.hypot(pts[i][0] - pts[j][0], pts[i][1] - pts[j][1]) < 7.0 * r:
                 parent[find(i)] = find(j)
     clusters: dict[int, list[tuple[float, float, float]]] = {}
     for i in range(n):
@@ -295,7 +317,8 @@ def run(
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--set", default="all",
-                    choices=["webcam-white", "tabletop-augmented", "synthetic", "all"])  # fmt: skip
+                    choices=["webcam-white", "tabletop-augmented", "synthetic", "synthetic-far",
+                             "all"])  # fmt: skip
     ap.add_argument("--split", default="all", choices=["train", "heldout", "all"])
     ap.add_argument("--limit", type=int, default=None, help="at most N images per set/split")
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
@@ -313,16 +336,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.classical:
         readers["classical"] = lambda image: read_pips(image, second_opinion=False)
     readers["naive"] = naive_read
-    sets = [args.set] if args.set != "all" else [*PHOTO_SETS, "synthetic"]
+    sets = [args.set] if args.set != "all" else [*PHOTO_SETS, "synthetic", "synthetic-far"]
     splits = ["train", "heldout"] if args.split == "all" else [args.split]
     print(HEADER)
     for set_name in sets:
         for split in splits:
-            if set_name == "synthetic":
-                if split == "heldout":
-                    samples = synthetic_samples(args.limit, first_seed=50_000)
-                else:
-                    samples = synthetic_samples(args.limit)
+            if set_name.startswith("synthetic"):
+                far = set_name == "synthetic-far"
+                first = 50_000 if split == "heldout" else 1000
+                samples = synthetic_samples(args.limit, first_seed=first, far=far)
             else:
                 samples = photo_samples(args.data, set_name, split, args.limit, args.max_dice)
             tallies = run(samples, readers, dump, (set_name, split))
