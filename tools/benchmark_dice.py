@@ -3,12 +3,15 @@
     python tools/benchmark_dice.py [--set webcam-white|tabletop-augmented|synthetic|all]
                                    [--split train|heldout|all] [--limit N] [--data DIR]
                                    [--dump FILE] [--max-dice N] [--classical]
+                                   [--without-finder]
 
 For every set and split it prints: images, dice, dice correct, silent wrong (matched, wrong
 value, not flagged), asked (matched, flagged uncertain), missed (label with no reading),
 ghost dice per image (readings matching no label), sure ghosts (how many of those were
 certain: a die that is not there added to the total, silently), exact images (all dice correct and
 certain, no ghosts) and ms per image (mean wall time of the reader only, image decoded).
+``--without-finder`` also runs the reader without its learned die finder
+(companion/vision/diefinder.py), ``--classical`` without any learned model.
 The NAIVE reader (median blur, SimpleBlobDetector on pips, pips clustered by distance,
 counted) runs in the same loop for comparison; with ``--classical``, so does the reader
 without its learned second opinion (companion/vision/facenet.py).
@@ -327,12 +330,16 @@ def main(argv: list[str] | None = None) -> int:
                     help="photos with at most N labelled dice only")  # fmt: skip
     ap.add_argument("--classical", action="store_true",
                     help="also run the reader without its learned second opinion")  # fmt: skip
+    ap.add_argument("--without-finder", action="store_true",
+                    help="also run the reader without its learned die finder")  # fmt: skip
     ap.add_argument("--dump", type=Path, default=None,
                     help="write each image's readings as JSON lines to FILE")  # fmt: skip
     args = ap.parse_args(argv)
     dump = args.dump.open("w", encoding="utf-8") if args.dump else None
 
     readers: dict[str, Callable[[np.ndarray], DiceObservation]] = {"reader": read_pips}
+    if args.without_finder:
+        readers["no finder"] = lambda image: read_pips(image, find_dice=False)
     if args.classical:
         readers["classical"] = lambda image: read_pips(image, second_opinion=False)
     readers["naive"] = naive_read

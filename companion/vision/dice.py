@@ -49,7 +49,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.vision import facenet
+from companion.vision import diefinder, facenet
 from companion.vision.observation import DiceObservation, DieReading
 from companion.vision.pips import GREY, Pip, find_pips, intensities
 
@@ -65,6 +65,14 @@ FACE_MODEL = "pips_face"
 VETO = 0.2  # a certain reading the model gives less than this probability is asked
 CONFIRM = 0.97  # an asked reading the model gives at least this is confirmed (see below)
 RESCUE_SIDE = 9.0  # a die's side in pip radii, for pips that fit no face when no die is read
+# The learned die finder (assets/vision/die_finder.onnx, tools/train_die_finder.py): dice it
+# sees where none was read are read in a crop enlarged to FOUND_SIDE (_found_elsewhere)
+FINDER_MODEL = "die_finder"
+FOUND_SIDE = 60.0  # px across a found die once enlarged
+FOUND_MARGIN = 1.0  # the crop reaches this many die sides from the die's centre
+FOUND_AGREE = 0.5  # a die read there is kept if the face model gives its value this much,
+FOUND_FIT = (0.4, 1.3)  # and certain if read so and its face is this many times the die's side
+FOUND_SURE = CONFIRM  # ... and the face model gives its value this much
 
 # canonical layouts on a 3x3 grid (units: one pip spacing), x right, y down
 _LAYOUTS: dict[int, np.ndarray] = {
@@ -109,7 +117,8 @@ class _Face:
 
 
 def read_pips(image: np.ndarray, *, second_opinion: bool = True,
-              side_faces: list[DieReading] | None = None) -> DiceObservation:  # fmt: skip
+              side_faces: list[DieReading] | None = None, find_dice: bool = True
+              ) -> DiceObservation:  # fmt: skip
     """Every pip die in ``image`` (BGR or grey uint8): value, top-face centre, confidence.
 
     The picture is read with its long side brought down to ``WORK_SIZE``; a bigger picture
@@ -146,11 +155,14 @@ def read_pips(image: np.ndarray, *, second_opinion: bool = True,
         notes.append(f"{len(faces)} dice found, more than {MAX_DICE}: all flagged")
         for f in faces:
             f.uncertain = True
-    elif second_opinion and (faces or failed):
+    elif second_opinion:
         model = facenet.load(FACE_MODEL)
         if model is not None:
-            _second_opinion(model, img, scale, faces, notes)
-            faces.extend(_rescue(model, img, scale, failed, faces, notes))
+            if faces or failed:
+                _second_opinion(model, img, scale, faces, notes)
+                faces.extend(_rescue(model, img, scale, failed, faces, notes))
+            if find_dice:
+                faces.extend(_found_elsewhere(model, img, scale, faces, notes))
             if len(faces) > MAX_DICE:
                 notes.append(f"{len(faces)} dice with those offered: all flagged")
                 for f in faces:
@@ -320,6 +332,81 @@ def _rescue(model: facenet.FaceNet, img: np.ndarray, scale: float, failed: list[
         out.append(_Face(value, x, y, side, 0.5 * sure, True, 1.0, [note], group, True))
         notes.append(f"die at ({x:.0f}, {y:.0f}): {note}")
     return out
+
+
+def _proposals(img: np.ndarray) -> list[diefinder.Proposal]:
+    """Die bodies the learned finder sees in ``img`` (input pixels), none without it."""
+    finder = diefinder.load(FINDER_MODEL)
+    return [] if finder is None else finder.find(img)
+
+
+def _found_elsewhere(model: facenet.FaceNet, img: np.ndarray, scale: float, faces: list[_Face],
+                     notes: list[str]) -> list[_Face]:  # fmt: skip
+    """Dice the learned die finder sees where no die was read (tiny dice whose pips the
+    reader lost, coloured or blurred dice): each is cut out, enlarged so that it is about
+    ``FOUND_SIDE`` px across, and read by the pip reader in that crop. The reading nearest
+    the die is kept only when the face model gives its value at least ``FOUND_AGREE``
+    (on the photos, the readings it doubts are mostly specks read as a 2 on texture), and
+    is certain only when the pip reader was certain in the crop, its face fits the die
+    found (``FOUND_FIT`` times its side) and the face model confirms it (``FOUND_SURE``):
+    enlarged pips are not the pixels the reader was made on, and a clean 6 of 30 px, read
+    2.6x enlarged, gave a certain 3 that the face model gave only 0.65. Where the crop gave
+    no reading, the face model's own (at least ``CONFIRM``) is offered, asked."""
+    out: list[_Face] = []
+    for prop in _proposals(img):
+        x, y = _closer_px(prop.x, scale), _closer_px(prop.y, scale)
+        side = prop.side * scale
+        if any(math.hypot(x - f.x, y - f.y) < 0.6 * max(side, f.side) for f in [*faces, *out]):
+            continue
+        face = _read_found(model, img, prop, scale)
+        if face is not None:
+            out.append(face)
+            notes.append(f"die at ({face.x:.0f}, {face.y:.0f}): {face.notes[0]}")
+    return out
+
+
+def _read_found(model: facenet.FaceNet, img: np.ndarray, prop: diefinder.Proposal,
+                scale: float) -> _Face | None:  # fmt: skip
+    """The die at a proposal, read in a crop enlarged to ``FOUND_SIDE`` px (working pixels
+    of ``scale``), or None."""
+    h, w = img.shape[:2]
+    half = FOUND_MARGIN * prop.side
+    x0, y0 = max(0, int(prop.x - half)), max(0, int(prop.y - half))
+    x1, y1 = min(w, int(math.ceil(prop.x + half))), min(h, int(math.ceil(prop.y + half)))
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return None
+    zoom = FOUND_SIDE / max(prop.side, 1.0)
+    crop = cv2.resize(img[y0:y1, x0:x1], None, fx=zoom, fy=zoom,
+                      interpolation=cv2.INTER_CUBIC if zoom > 1 else cv2.INTER_AREA)  # fmt: skip
+    seen = read_pips(crop, find_dice=False)
+    best = None
+    for d in seen.dice:
+        dx, dy = (d.x + 0.5) / zoom - 0.5 + x0, (d.y + 0.5) / zoom - 0.5 + y0
+        dist = math.hypot(dx - prop.x, dy - prop.y)
+        if dist < 0.5 * prop.side and (best is None or dist < best[0]):
+            best = (dist, d, dx, dy)
+    classes = list(model.classes)
+    if best is not None:
+        _, d, dx, dy = best
+        side = d.size / zoom
+        p = model.probabilities(img, np.array([[dx, dy]]), np.array([side]))[0]
+        agree = float(p[classes.index(d.value)]) if d.value in classes else 0.0
+        if agree < FOUND_AGREE:
+            return None  # mostly specks read as a 2 or a 1 on texture: not worth a question
+        fits = FOUND_FIT[0] <= side / prop.side <= FOUND_FIT[1]  # a face of the die found
+        sure = not d.uncertain and fits and agree >= FOUND_SURE
+        note = (f"found by the die finder, read {zoom:.1f}x enlarged{'' if sure else ', asked'}"
+                f" (face {side / prop.side:.2f} of the die, face model {agree:.2f})")
+        return _Face(d.value, _closer_px(dx, scale), _closer_px(dy, scale), side * scale,
+                     d.confidence if sure else min(d.confidence, 0.5), not sure, 1.0, [note],
+                     [], True)  # fmt: skip
+    p = model.probabilities(img, np.array([[prop.x, prop.y]]), np.array([prop.side]))[0]
+    k = int(np.argmax(p))
+    if classes[k] == 0 or float(p[k]) < CONFIRM:
+        return None
+    note = f"found by the die finder, no pips read; the face model sees a {classes[k]}"
+    return _Face(classes[k], _closer_px(prop.x, scale), _closer_px(prop.y, scale),
+                 prop.side * scale, 0.5 * float(p[k]), True, 1.0, [note], [], True)  # fmt: skip
 
 
 def _median(values: list[float]) -> float:

@@ -293,6 +293,7 @@ def test_only_doubts_a_picture_can_settle_are_confirmed_on_real_cases(
 
     monkeypatch.setattr(dice, "_second_opinion", spy)
     monkeypatch.setattr(dice, "_rescue", lambda *args: [])  # no die offered here
+    monkeypatch.setattr(dice, "_found_elsewhere", lambda *args: [])  # nor found
     seen: dict[bool, set[str]] = {True: set(), False: set()}
     for name, img in _scenes():
         alone = read_pips(img, second_opinion=False)
