@@ -392,7 +392,9 @@ def _read_found(model: facenet.FaceNet, img: np.ndarray, prop: diefinder.Proposa
         p = model.probabilities(img, np.array([[dx, dy]]), np.array([side]))[0]
         agree = float(p[classes.index(d.value)]) if d.value in classes else 0.0
         if agree < FOUND_AGREE:
-            return None  # mostly specks read as a 2 or a 1 on texture: not worth a question
+            # mostly specks read as a 2 or a 1 on texture, not worth a question; or a
+            # die whose pips the crop misread, which the face model may see
+            return _face_model_offer(model, img, prop, scale, f"the pips read a {d.value}")
         fits = FOUND_FIT[0] <= side / prop.side <= FOUND_FIT[1]  # a face of the die found
         sure = not d.uncertain and fits and agree >= FOUND_SURE
         note = (f"found by the die finder, read {zoom:.1f}x enlarged{'' if sure else ', asked'}"
@@ -400,11 +402,18 @@ def _read_found(model: facenet.FaceNet, img: np.ndarray, prop: diefinder.Proposa
         return _Face(d.value, _closer_px(dx, scale), _closer_px(dy, scale), side * scale,
                      d.confidence if sure else min(d.confidence, 0.5), not sure, 1.0, [note],
                      [], True)  # fmt: skip
+    return _face_model_offer(model, img, prop, scale, "no pips read")
+
+
+def _face_model_offer(model: facenet.FaceNet, img: np.ndarray, prop: diefinder.Proposal,
+                      scale: float, pips: str) -> _Face | None:  # fmt: skip
+    """The face model's reading of a found die, asked, when it is sure of it (``CONFIRM``)."""
+    classes = list(model.classes)
     p = model.probabilities(img, np.array([[prop.x, prop.y]]), np.array([prop.side]))[0]
     k = int(np.argmax(p))
     if classes[k] == 0 or float(p[k]) < CONFIRM:
         return None
-    note = f"found by the die finder, no pips read; the face model sees a {classes[k]}"
+    note = f"found by the die finder, {pips}; the face model sees a {classes[k]}"
     return _Face(classes[k], _closer_px(prop.x, scale), _closer_px(prop.y, scale),
                  prop.side * scale, 0.5 * float(p[k]), True, 1.0, [note], [], True)  # fmt: skip
 
