@@ -57,6 +57,8 @@ WORK_SIZE = 640  # long side of the working image, pixels
 # a picture bigger than WORK_SIZE is also read CLOSER times closer (never past its own
 # pixels), and that reading is kept, with the dice it loses (_both_scales)
 CLOSER = 2.0
+SMALLER = 0.6  # a die read closer this much smaller than the others is asked
+CLOSER_PIPS = 300  # more pip candidates closer: not read closer (at most 87 on far renders)
 MAX_DICE = 12
 _MIN_SURE_PIP = 2.5  # pip radius (working pixels) below which a pip may vanish unseen
 # The learned second opinion (assets/vision/pips_face.onnx, tools/train_face_net.py). Its
@@ -145,8 +147,11 @@ def read_pips(image: np.ndarray, *, second_opinion: bool = True,
     faces, failed, notes, dropped = _read_classical(img, scale)
     if scale < 1.0:
         closer = min(1.0, CLOSER * scale)
-        near, near_failed, near_notes, near_dropped = _read_classical(img, closer)
-        if near:
+        near, near_failed, near_notes, near_dropped = _read_classical(img, closer, CLOSER_PIPS)
+        # more than MAX_DICE faces (or CLOSER_PIPS pips) closer: a speckled or grainy table
+        # read as pips (every die would be asked, after seconds of grouping them); the
+        # reading at WORK_SIZE stands alone, as before
+        if near and len(near) <= MAX_DICE:
             faces = _both_scales(faces, near, closer / scale, near_notes)
             failed, notes, dropped, scale = near_failed, near_notes, near_dropped, closer
     if side_faces is not None:
@@ -172,10 +177,11 @@ def read_pips(image: np.ndarray, *, second_opinion: bool = True,
     return DiceObservation("pips", dice, width, height, tuple(notes))
 
 
-def _read_classical(img: np.ndarray, scale: float
+def _read_classical(img: np.ndarray, scale: float, max_pips: int | None = None
                     ) -> tuple[list[_Face], list[list[Pip]], list[str], list[_Face]]:  # fmt: skip
     """The classical reader on ``img`` shrunk by ``scale``: the faces kept, the pip groups
-    that fit no face, the notes, and the faces dropped as side faces (working pixels)."""
+    that fit no face, the notes, and the faces dropped as side faces (working pixels).
+    With more than ``max_pips`` pip candidates, nothing (a note says so)."""
     height, width = img.shape[:2]
     work = img
     if scale < 1.0:
@@ -185,6 +191,8 @@ def _read_classical(img: np.ndarray, scale: float
     planes = intensities(work)
 
     pips, responses = find_pips(work, planes)
+    if max_pips is not None and len(pips) > max_pips:
+        return [], [], [f"{len(pips)} pip-like marks at {scale:.2f}: not read there"], []
     failed: list[list[Pip]] = []
     faces, notes = _read_faces(work, planes, pips, responses, failed)
     seen = faces = _merge_doubles(faces, notes)
@@ -202,22 +210,50 @@ def _both_scales(far: list[_Face], near: list[_Face], zoom: float, notes: list[s
     """The dice of one picture read at two scales, ``near`` ``zoom`` times closer than
     ``far``, as one list in the closer reading's pixels: the closer reading, plus the dice
     read certain further away that it lost (a die 300 px across read closer outgrows the
-    pip finder's scales), without the faces read closer on them (their pips).
+    pip finder's scales), without the faces read closer inside them (their pips).
 
     Reading closer is for dice far from the camera: a Pi camera at 50-60 cm sees a 16 mm
     die about 15-20 px across once its 1280 x 960 frame is shrunk to 640 px, and the dice
     lose their pips: they are missed, or worse, several of them are read as the pips of one
     big ghost face (which is not "lost": those dice are read closer, on it). Dice of ordinary
     size are read better closer too (renders of 60-90 px dice in 1280 x 960 frames: 93 %
-    read at 640 px, 99.5 % at 1280)."""
+    read at 640 px, 99.5 % at 1280). Two guards (from a review: both made certain wrong
+    readings on upscaled photos and renders):
+    - a face read closer on a die read certain further away, of about its size but with
+      another value, is asked, and no second opinion may settle it (part of a die's pips
+      read as a smaller face: a 4 read closer as a 1 or a 2);
+    - a face one of whose pips is another die read closer is asked, unsettled (two tiny
+      dice on a light table read as the two pips of a big "2");
+    - a face read closer that is less than ``SMALLER`` times the median side of the other
+      dice is asked, unsettled (two specks at a photo's edge read as a small "2"
+      beside dice twice its size; one set of dice seen from above is one size)."""
     side = _median([f.side for f in near]) / zoom
     notes.insert(0, f"dice {side:.0f} px across at {WORK_SIZE} px: read at {zoom:g}x that")
-    lost = [f for f in far if not f.uncertain and not any(
-        math.hypot(_closer_px(g.x, 1 / zoom) - f.x, _closer_px(g.y, 1 / zoom) - f.y)
-        < 0.5 * f.side for g in near)]  # fmt: skip
-    out = [g for g in near if not any(
-        math.hypot(_closer_px(g.x, 1 / zoom) - f.x, _closer_px(g.y, 1 / zoom) - f.y)
-        < 0.75 * f.side for f in lost)]  # fmt: skip
+
+    def on(g: _Face, f: _Face, reach: float) -> bool:  # g (closer) within reach of f (far)
+        return math.hypot(_closer_px(g.x, 1 / zoom) - f.x,
+                          _closer_px(g.y, 1 / zoom) - f.y) < reach * f.side  # fmt: skip
+
+    lost = [f for f in far if not f.uncertain and not any(on(g, f, 0.5) for g in near)]
+    out = [g for g in near if not any(on(g, f, 0.5) for f in lost)]
+    for g in out:
+        for f in far:
+            if (not f.uncertain and f.value != g.value and on(g, f, 0.5)
+                    and 0.6 < g.side / (f.side * zoom) < 1.6):  # fmt: skip
+                g.uncertain = g.unsettled = True
+                notes.append(f"die at ({g.x:.0f}, {g.y:.0f}): read {g.value} closer, "
+                             f"{f.value} at {WORK_SIZE} px")  # fmt: skip
+                break
+    for g in out:
+        for h in out:
+            if h is not g and h.side < 0.5 * g.side and any(
+                math.hypot(h.x - p.x, h.y - p.y) < max(1.5 * p.r, 0.5 * h.side) for p in g.pips
+            ):
+                g.uncertain = g.unsettled = True
+                notes.append(f"die at ({g.x:.0f}, {g.y:.0f}): a pip of it is a die read at "
+                             f"({h.x:.0f}, {h.y:.0f})")  # fmt: skip
+                break
+    closer = list(out)
     for f in lost:
         pips = [dataclasses.replace(p, x=_closer_px(p.x, zoom), y=_closer_px(p.y, zoom),
                                     r=p.r * zoom, major=p.major * zoom, minor=p.minor * zoom)
@@ -225,6 +261,11 @@ def _both_scales(far: list[_Face], near: list[_Face], zoom: float, notes: list[s
         x, y = _closer_px(f.x, zoom), _closer_px(f.y, zoom)
         out.append(dataclasses.replace(f, x=x, y=y, side=f.side * zoom, pips=pips))
         notes.append(f"die at ({x:.0f}, {y:.0f}): read at {WORK_SIZE} px, not closer")
+    for g in closer:
+        others = [h.side for h in out if h is not g]
+        if not g.uncertain and others and g.side < SMALLER * _median(others):
+            g.uncertain = g.unsettled = True
+            notes.append(f"die at ({g.x:.0f}, {g.y:.0f}): much smaller than the other dice")
     return out
 
 
