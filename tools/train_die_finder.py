@@ -1,7 +1,8 @@
 """Train the die-body finder (companion/vision/diefinder.py), ship it as ONNX, and measure it.
 
-    # PyTorch is needed to train, never to run the companion (see tools/requirements-train.txt):
-    PYTHONPATH=. /work/train-venv/bin/python tools/train_die_finder.py [--minutes 18]
+    # once, in a separate venv (PyTorch is needed to train, never to run the companion):
+    python3 -m venv .venv-train && .venv-train/bin/pip install -r tools/requirements-train.txt
+    PYTHONPATH=. .venv-train/bin/python tools/train_die_finder.py [--minutes 18]
     PYTHONPATH=. .venv/bin/python tools/train_die_finder.py --eval-only [--split heldout]
 
 What it learns from (never from a held-out photo; tools/benchmark_dice.py decides which are):
