@@ -391,14 +391,23 @@ def _found_elsewhere(model: facenet.FaceNet, img: np.ndarray, scale: float, face
     is certain only when the pip reader was certain in the crop, its face fits the die
     found (``FOUND_FIT`` times its side) and the face model confirms it (``FOUND_SURE``):
     enlarged pips are not the pixels the reader was made on, and a clean 6 of 30 px, read
-    2.6x enlarged, gave a certain 3 that the face model gave only 0.65. Where the crop gave
-    no reading, the face model's own (at least ``CONFIRM``) is offered, asked."""
+    2.6x enlarged, gave a certain 3 that the face model gave only 0.65; and only when it is
+    the one face read there (a domino's half was a certain ghost). Where the crop gave no
+    reading, the face model's own (at least ``CONFIRM``) is offered, asked. Not where a die
+    was read, nor past ``MAX_DICE`` dice or crops."""
     out: list[_Face] = []
+    reads = 0
     for prop in _proposals(img):
         x, y = _closer_px(prop.x, scale), _closer_px(prop.y, scale)
         side = prop.side * scale
         if any(math.hypot(x - f.x, y - f.y) < 0.6 * max(side, f.side) for f in [*faces, *out]):
-            continue
+            continue  # (the rescue's "just below a read die" guard: 3 real webcam dice lost)
+        if reads == MAX_DICE or len(faces) + len(out) == MAX_DICE:
+            # no room: a die found past MAX_DICE would have every die asked; and on a
+            # patterned table the finder may propose dozens of places (time)
+            notes.append(f"die finder: more places than {MAX_DICE} dice, the rest not read")
+            break
+        reads += 1
         face = _read_found(model, img, prop, scale)
         if face is not None:
             out.append(face)
@@ -421,9 +430,11 @@ def _read_found(model: facenet.FaceNet, img: np.ndarray, prop: diefinder.Proposa
                       interpolation=cv2.INTER_CUBIC if zoom > 1 else cv2.INTER_AREA)  # fmt: skip
     seen = read_pips(crop, find_dice=False)
     best = None
+    inside = 0
     for d in seen.dice:
         dx, dy = (d.x + 0.5) / zoom - 0.5 + x0, (d.y + 0.5) / zoom - 0.5 + y0
         dist = math.hypot(dx - prop.x, dy - prop.y)
+        inside += dist < 0.5 * prop.side
         if dist < 0.5 * prop.side and (best is None or dist < best[0]):
             best = (dist, d, dx, dy)
     classes = list(model.classes)
@@ -437,7 +448,8 @@ def _read_found(model: facenet.FaceNet, img: np.ndarray, prop: diefinder.Proposa
             # die whose pips the crop misread, which the face model may see
             return _face_model_offer(model, img, prop, scale, f"the pips read a {d.value}")
         fits = FOUND_FIT[0] <= side / prop.side <= FOUND_FIT[1]  # a face of the die found
-        sure = not d.uncertain and fits and agree >= FOUND_SURE
+        # two faces in one place found: a domino, or two dice touching (which one?)
+        sure = not d.uncertain and fits and agree >= FOUND_SURE and inside == 1
         note = (f"found by the die finder, read {zoom:.1f}x enlarged{'' if sure else ', asked'}"
                 f" (face {side / prop.side:.2f} of the die, face model {agree:.2f})")
         return _Face(d.value, _closer_px(dx, scale), _closer_px(dy, scale), side * scale,

@@ -114,3 +114,61 @@ def test_a_found_die_read_wrong_in_its_enlarged_crop_is_asked() -> None:
         for d in _at(obs, t.x, t.y, t.size):
             assert d.uncertain or d.value == t.value, obs.notes
     assert any("found by the die finder" in n for n in obs.notes), obs.notes
+
+
+
+_LAYOUT = {
+    1: [(0, 0)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+}
+
+
+def _domino(img, cx: float, cy: float, s: float, a: int, b: int) -> None:  # type: ignore[no-untyped-def]
+    """A domino: two die faces side by side on one 2:1 tile, a line between them."""
+    cv2.rectangle(img, (int(cx - s), int(cy - s / 2)), (int(cx + s), int(cy + s / 2)),
+                  (220, 228, 232), -1, cv2.LINE_AA)  # fmt: skip
+    cv2.line(img, (int(cx), int(cy - s / 2 + 3)), (int(cx), int(cy + s / 2 - 3)), (30, 30, 32),
+             max(1, int(s / 20)))  # fmt: skip
+    for v, ox in ((a, -s / 2), (b, s / 2)):
+        for px, py in _LAYOUT[v]:
+            centre = (int(round(cx + ox + px * s * 0.26)), int(round(cy + py * s * 0.26)))
+            cv2.circle(img, centre, max(1, int(round(s * 0.08))), (30, 30, 32), -1, cv2.LINE_AA)
+
+
+def test_a_domino_is_not_made_a_certain_die() -> None:
+    """The finder proposes a whole domino; in its crop one half, read alone, looked like a
+    certain 1 (a review's render, rebuilt here): one place holding two faces is asked."""
+    rng = np.random.default_rng(710_126)
+    side = float(rng.uniform(26, 40))
+    values = [int(v) for v in rng.integers(1, 7, int(rng.integers(1, 4)))]
+    image, truths = render_dice(values, 710_126, (1280, 960), table="felt", die_px=side)
+    spots = [(797.0, 243.0, 1, 3), (704.0, 436.0, 6, 3), (204.0, 841.0, 1, 5)]
+    for x, y, a, b in spots:
+        _domino(image, x, y, side, a, b)
+    alone = {(d.value, round(d.x), round(d.y)) for d in read_pips(image, find_dice=False).dice
+             if not d.uncertain}  # fmt: skip
+    obs = read_pips(image)
+    added = [d for d in obs.dice if not d.uncertain and (d.value, round(d.x), round(d.y))
+             not in alone]  # fmt: skip
+    on_dominoes = [d for d in added if any(abs(d.x - x) < 40 and abs(d.y - y) < 25
+                                           for x, y, *_ in spots)]  # fmt: skip
+    assert not on_dominoes, obs.notes
+
+
+def test_a_die_found_past_twelve_does_not_make_every_die_asked() -> None:
+    """12 dice in the companion's view; the reader splits a 6 into two asked 3s and misses
+    another 6, so a 13th die found would have every die asked (a review): the finder reads
+    no more than 12 dice, and the dice read certain stay certain."""
+    seed = 750_012
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(9, 13))
+    values = [int(v) for v in rng.integers(1, 7, n)]
+    image, truths = render_dice(values, seed, (1280, 960), table="felt",
+                                die_px=float(rng.uniform(22, 34)))  # fmt: skip
+    alone = read_pips(image, find_dice=False)
+    assert len(alone.dice) == 12
+    obs = read_pips(image)
+    assert sum(not d.uncertain for d in obs.dice) == sum(not d.uncertain for d in alone.dice)
+    assert len(obs.dice) <= 12, obs.notes
