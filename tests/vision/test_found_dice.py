@@ -18,18 +18,7 @@ cv2 = pytest.importorskip("cv2")
 from companion.devices.synthetic import render_dice  # noqa: E402
 from companion.vision import dice, diefinder  # noqa: E402
 from companion.vision.dice import read_pips  # noqa: E402
-
-STYLES = [("wood", "white", "black"), ("felt", "ivory", "black"), ("board", "red", "white"),
-          ("dark", "white", "black"), ("felt", "white", "black"), ("board", "ivory", "black"),
-          ("white", "green", "white"), ("wood", "black", "white")]  # fmt: skip
-
-
-def _far(k: int):  # type: ignore[no-untyped-def]
-    rng = np.random.default_rng([k, 7])
-    table, die, pip = STYLES[k % len(STYLES)]
-    values = [int(v) for v in rng.integers(1, 7, int(rng.integers(2, 6)))]
-    return render_dice(values, seed=900 + k, size=(1280, 960), table=table, die_color=die,
-                       pip_color=pip, die_px=float(rng.uniform(26, 40)))  # fmt: skip
+from tests.vision.test_dice_reader import _far_dice as _far  # noqa: E402
 
 
 def _at(obs, x: float, y: float, side: float) -> list:  # type: ignore[no-untyped-def]
