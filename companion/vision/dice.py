@@ -217,8 +217,8 @@ def _both_scales(far: list[_Face], near: list[_Face], zoom: float, notes: list[s
     lose their pips: they are missed, or worse, several of them are read as the pips of one
     big ghost face (which is not "lost": those dice are read closer, on it). Dice of ordinary
     size are read better closer too (renders of 60-90 px dice in 1280 x 960 frames: 93 %
-    read at 640 px, 99.5 % at 1280). Two guards (from a review: both made certain wrong
-    readings on upscaled photos and renders):
+    read at 640 px, 99.5 % at 1280). Three guards (from a review: each case made certain
+    wrong readings or ghosts on upscaled photos or renders):
     - a face read closer on a die read certain further away, of about its size but with
       another value, is asked, and no second opinion may settle it (part of a die's pips
       read as a smaller face: a 4 read closer as a 1 or a 2);
@@ -270,7 +270,8 @@ def _both_scales(far: list[_Face], near: list[_Face], zoom: float, notes: list[s
 
 
 def _closer_px(v: float, zoom: float) -> float:
-    """A coordinate of a working image, in pixels of one ``zoom`` times bigger."""
+    """A coordinate of a picture, in pixels of the same picture ``zoom`` times bigger (or,
+    with ``zoom`` < 1, smaller: an input coordinate at a working ``scale``)."""
     return (v + 0.5) * zoom - 0.5
 
 
@@ -432,7 +433,7 @@ def _read_found(model: facenet.FaceNet, img: np.ndarray, prop: diefinder.Proposa
     best = None
     inside = 0
     for d in seen.dice:
-        dx, dy = (d.x + 0.5) / zoom - 0.5 + x0, (d.y + 0.5) / zoom - 0.5 + y0
+        dx, dy = _input_px(d.x, zoom) + x0, _input_px(d.y, zoom) + y0
         dist = math.hypot(dx - prop.x, dy - prop.y)
         inside += dist < 0.5 * prop.side
         if dist < 0.5 * prop.side and (best is None or dist < best[0]):
