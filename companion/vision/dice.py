@@ -60,6 +60,8 @@ CLOSER = 2.0
 SMALLER = 0.6  # a die read closer this much smaller than the others is asked
 CLOSER_PIPS = 300  # more pip candidates closer: not read closer (at most 87 on far renders)
 MAX_DICE = 12
+EDGE_REACH = 1.0  # a 1-4 this many sides from the picture's edge, its body on the edge: asked
+EDGE_COLOUR = 60.0  # ... on the edge: within this (sum of |BGR| differences) of its face
 _MIN_SURE_PIP = 2.5  # pip radius (working pixels) below which a pip may vanish unseen
 # The learned second opinion (assets/vision/pips_face.onnx, tools/train_face_net.py). Its
 # thresholds were chosen on out-of-fold opinions of the train photos (docs/vision.md).
@@ -202,7 +204,34 @@ def _read_classical(img: np.ndarray, scale: float, max_pips: int | None = None
     _flag_side_faces(work, faces, notes)
     _flag_neighbour_pips(faces, pips, notes)
     _flag_odd_proportions(faces, notes)
+    _flag_cut_by_edge(work, faces, notes)
     return faces, failed, notes, dropped
+
+
+def _flag_cut_by_edge(work: np.ndarray, faces: list[_Face], notes: list[str]) -> None:
+    """A 1 to 4 within ``EDGE_REACH`` sides of the picture's edge whose die body runs out
+    of the picture (face-coloured pixels on the edge beside it) may be what is left of a
+    bigger face cut by the frame (a 4 whose two remaining pips read as a 2): asked, and no
+    second opinion may settle it. A 5 or a 6 is never what is left of a bigger face."""
+    h, w = work.shape[:2]
+    for f in faces:
+        if (f.uncertain and f.unsettled) or f.value > 4 or not f.pips:
+            continue
+        colour = np.array([_median([p.face[c] for p in f.pips]) for c in range(3)])
+        lo_x, hi_x = int(max(0, f.x - 0.5 * f.side)), int(min(w, f.x + 0.5 * f.side + 1))
+        lo_y, hi_y = int(max(0, f.y - 0.5 * f.side)), int(min(h, f.y + 0.5 * f.side + 1))
+        reach = EDGE_REACH * f.side
+        edges = [(f.x + 0.5, work[lo_y:hi_y, :2]), (w - 0.5 - f.x, work[lo_y:hi_y, -2:]),
+                 (f.y + 0.5, work[:2, lo_x:hi_x]),
+                 (h - 0.5 - f.y, work[-2:, lo_x:hi_x])]  # fmt: skip
+        for dist, strip in edges:
+            if dist >= reach or strip.size == 0:
+                continue
+            near = np.abs(strip.reshape(-1, 3).astype(np.float64) - colour).sum(axis=1)
+            if float(np.mean(near < EDGE_COLOUR)) > 0.25:
+                f.uncertain = f.unsettled = True
+                notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): its body runs out of the picture")
+                break
 
 
 def _both_scales(far: list[_Face], near: list[_Face], zoom: float, notes: list[str]

@@ -452,6 +452,26 @@ def test_a_die_read_closer_far_smaller_than_the_others_is_asked() -> None:
     assert [(f.value, f.uncertain) for f in out] == [(2, True), (4, False)], notes
 
 
+def test_a_die_cut_by_the_frame_is_not_read_as_what_is_left_of_it() -> None:
+    """A 4, 22 px across, half out of a 1280 x 960 frame at its bottom edge: its two pips
+    left were read as a certain 2 (a review). Its body runs out of the picture: asked."""
+    seed = 620_010
+    rng = np.random.default_rng([seed, 3])
+    values = [int(v) for v in rng.integers(1, 7, int(rng.integers(4, 10)))]
+    side = float(rng.uniform(20, 34))
+    big, truths = render_dice(values, seed, (1400, 1080), table="board", die_color="white",
+                              pip_color="black", die_px=side)  # fmt: skip
+    ox, oy = int(rng.integers(0, 121)), int(rng.integers(0, 121))
+    cut = min(truths, key=lambda t: math.hypot(t.x - ox - 574, t.y - oy - 942))
+    assert cut.value == 4
+    for above in (8.4, 10.4, 12.4, 14.4):  # the die's centre, px above the frame's bottom
+        top = int(round(cut.y - (960 - above)))
+        image = np.ascontiguousarray(big[top:top + 960, ox:ox + 1280])
+        truth = [(t.value, t.x - ox, t.y - top, 0.6 * t.size) for t in truths
+                 if 0 <= t.x - ox < 1280 and 0 <= t.y - top < 960]  # fmt: skip
+        assert_never_certain_wrong(read_pips(image), truth)
+
+
 # -- contract ---------------------------------------------------------------------------------
 def test_pure_deterministic_and_in_input_pixels() -> None:
     image, truths = render_dice([4, 5], seed=3, table="wood", die_px=60)
