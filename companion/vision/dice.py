@@ -60,8 +60,9 @@ CLOSER = 2.0
 SMALLER = 0.6  # a die read closer this much smaller than the others is asked
 CLOSER_PIPS = 300  # more pip candidates closer: not read closer (at most 87 on far renders)
 MAX_DICE = 12
-EDGE_REACH = 1.0  # a 1-4 this many sides from the picture's edge, its body on the edge: asked
-EDGE_COLOUR = 60.0  # ... on the edge: within this (sum of |BGR| differences) of its face
+EDGE_REACH = 1.2  # a 1-4 this many sides from the picture's edge, its body on the edge: asked
+EDGE_STRIP = 5  # ... "on the edge": in the outermost EDGE_STRIP px (pips that near are lost)
+EDGE_COLOUR = 60.0  # ... and within this (sum of |BGR| differences) of its face colour
 _MIN_SURE_PIP = 2.5  # pip radius (working pixels) below which a pip may vanish unseen
 # The learned second opinion (assets/vision/pips_face.onnx, tools/train_face_net.py). Its
 # thresholds were chosen on out-of-fold opinions of the train photos (docs/vision.md).
@@ -121,8 +122,8 @@ class _Face:
 
 
 def read_pips(image: np.ndarray, *, second_opinion: bool = True,
-              side_faces: list[DieReading] | None = None, find_dice: bool = True
-              ) -> DiceObservation:  # fmt: skip
+              side_faces: list[DieReading] | None = None, find_dice: bool = True,
+              edges: bool = True) -> DiceObservation:  # fmt: skip
     """Every pip die in ``image`` (BGR or grey uint8): value, top-face centre, confidence.
 
     The picture is read with its long side brought down to ``WORK_SIZE``; a bigger picture
@@ -133,7 +134,10 @@ def read_pips(image: np.ndarray, *, second_opinion: bool = True,
     ``second_opinion``: let the learned face classifier (:mod:`companion.vision.facenet`)
     look at every die found (see :func:`_second_opinion`); off, the classical reader alone.
     ``side_faces``: a list to which the faces dropped as side faces are added (what
-    ``tools/train_face_net.py`` learns "not a top face" from).
+    ``tools/train_face_net.py`` learns "not a top face" from). ``find_dice``: let the
+    learned die finder look for dice the pips missed (:func:`_found_elsewhere`).
+    ``edges=False``: the picture's borders are not the camera's (a crop), so a die there
+    is not taken for one cut by the frame (:func:`_flag_cut_by_edge`).
     """
     img = np.asarray(image)
     if img.ndim == 2:
@@ -146,10 +150,11 @@ def read_pips(image: np.ndarray, *, second_opinion: bool = True,
         img = np.clip(img, 0, 255).astype(np.uint8)
     height, width = img.shape[:2]
     scale = min(1.0, WORK_SIZE / max(height, width))
-    faces, failed, notes, dropped = _read_classical(img, scale)
+    faces, failed, notes, dropped = _read_classical(img, scale, edges=edges)
     if scale < 1.0:
         closer = min(1.0, CLOSER * scale)
-        near, near_failed, near_notes, near_dropped = _read_classical(img, closer, CLOSER_PIPS)
+        near, near_failed, near_notes, near_dropped = _read_classical(img, closer, CLOSER_PIPS,
+                                                                      edges)  # fmt: skip
         # more than MAX_DICE faces (or CLOSER_PIPS pips) closer: a speckled or grainy table
         # read as pips (every die would be asked, after seconds of grouping them); the
         # reading at WORK_SIZE stands alone, as before
@@ -179,7 +184,8 @@ def read_pips(image: np.ndarray, *, second_opinion: bool = True,
     return DiceObservation("pips", dice, width, height, tuple(notes))
 
 
-def _read_classical(img: np.ndarray, scale: float, max_pips: int | None = None
+def _read_classical(img: np.ndarray, scale: float, max_pips: int | None = None,
+                    edges: bool = True
                     ) -> tuple[list[_Face], list[list[Pip]], list[str], list[_Face]]:  # fmt: skip
     """The classical reader on ``img`` shrunk by ``scale``: the faces kept, the pip groups
     that fit no face, the notes, and the faces dropped as side faces (working pixels).
@@ -204,34 +210,44 @@ def _read_classical(img: np.ndarray, scale: float, max_pips: int | None = None
     _flag_side_faces(work, faces, notes)
     _flag_neighbour_pips(faces, pips, notes)
     _flag_odd_proportions(faces, notes)
-    _flag_cut_by_edge(work, faces, notes)
+    if edges:
+        _flag_cut_by_edge(work, faces, notes)
     return faces, failed, notes, dropped
 
 
 def _flag_cut_by_edge(work: np.ndarray, faces: list[_Face], notes: list[str]) -> None:
-    """A 1 to 4 within ``EDGE_REACH`` sides of the picture's edge whose die body runs out
-    of the picture (face-coloured pixels on the edge beside it) may be what is left of a
-    bigger face cut by the frame (a 4 whose two remaining pips read as a 2): asked, and no
-    second opinion may settle it. A 5 or a 6 is never what is left of a bigger face."""
-    h, w = work.shape[:2]
+    """A 1 to 4 whose die body reaches the picture's edge (:func:`_reaches_edge`) may be what
+    is left of a bigger face cut by the frame, or whose pips near the border were lost (a 4
+    whose two remaining pips read as a 2): asked, and no second opinion may settle it. A 5
+    or a 6 is never what is left of a bigger face."""
     for f in faces:
         if (f.uncertain and f.unsettled) or f.value > 4 or not f.pips:
             continue
         colour = np.array([_median([p.face[c] for p in f.pips]) for c in range(3)])
-        lo_x, hi_x = int(max(0, f.x - 0.5 * f.side)), int(min(w, f.x + 0.5 * f.side + 1))
-        lo_y, hi_y = int(max(0, f.y - 0.5 * f.side)), int(min(h, f.y + 0.5 * f.side + 1))
-        reach = EDGE_REACH * f.side
-        edges = [(f.x + 0.5, work[lo_y:hi_y, :2]), (w - 0.5 - f.x, work[lo_y:hi_y, -2:]),
-                 (f.y + 0.5, work[:2, lo_x:hi_x]),
-                 (h - 0.5 - f.y, work[-2:, lo_x:hi_x])]  # fmt: skip
-        for dist, strip in edges:
-            if dist >= reach or strip.size == 0:
-                continue
-            near = np.abs(strip.reshape(-1, 3).astype(np.float64) - colour).sum(axis=1)
-            if float(np.mean(near < EDGE_COLOUR)) > 0.25:
-                f.uncertain = f.unsettled = True
-                notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): its body runs out of the picture")
-                break
+        if _reaches_edge(work, f.x, f.y, f.side, colour):
+            f.uncertain = f.unsettled = True
+            notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): its body reaches the picture's edge")
+
+
+def _reaches_edge(img: np.ndarray, x: float, y: float, side: float, colour: np.ndarray
+                  ) -> bool:  # fmt: skip
+    """Whether a die face of ``colour`` (BGR) centred at (x, y), ``side`` px across, lies
+    within ``EDGE_REACH`` sides of the picture's edge with its body on that edge: a quarter
+    of the outermost ``EDGE_STRIP`` px beside it within ``EDGE_COLOUR`` of its colour (pips
+    that near the border are lost)."""
+    h, w = img.shape[:2]
+    lo_x, hi_x = int(max(0, x - 0.5 * side)), int(min(w, x + 0.5 * side + 1))
+    lo_y, hi_y = int(max(0, y - 0.5 * side)), int(min(h, y + 0.5 * side + 1))
+    n = EDGE_STRIP
+    edges = [(x + 0.5, img[lo_y:hi_y, :n]), (w - 0.5 - x, img[lo_y:hi_y, -n:]),
+             (y + 0.5, img[:n, lo_x:hi_x]), (h - 0.5 - y, img[-n:, lo_x:hi_x])]  # fmt: skip
+    for dist, strip in edges:
+        if dist >= EDGE_REACH * side or strip.size == 0:
+            continue
+        near = np.abs(strip.reshape(-1, 3).astype(np.float64) - colour).sum(axis=1)
+        if float(np.mean(near < EDGE_COLOUR)) > 0.25:
+            return True
+    return False
 
 
 def _both_scales(far: list[_Face], near: list[_Face], zoom: float, notes: list[str]
@@ -458,7 +474,7 @@ def _read_found(model: facenet.FaceNet, img: np.ndarray, prop: diefinder.Proposa
     zoom = FOUND_SIDE / max(prop.side, 1.0)
     crop = cv2.resize(img[y0:y1, x0:x1], None, fx=zoom, fy=zoom,
                       interpolation=cv2.INTER_CUBIC if zoom > 1 else cv2.INTER_AREA)  # fmt: skip
-    seen = read_pips(crop, find_dice=False)
+    seen = read_pips(crop, find_dice=False, edges=False)
     best = None
     inside = 0
     for d in seen.dice:
@@ -480,6 +496,13 @@ def _read_found(model: facenet.FaceNet, img: np.ndarray, prop: diefinder.Proposa
         fits = FOUND_FIT[0] <= side / prop.side <= FOUND_FIT[1]  # a face of the die found
         # two faces in one place found: a domino, or two dice touching (which one?)
         sure = not d.uncertain and fits and agree >= FOUND_SURE and inside == 1
+        # a 1-4 whose body reaches the picture's edge may be cut by it (the crop's own
+        # borders are not the picture's: the crop was read with edges=False)
+        if sure and d.value <= 4:
+            q = max(1, int(side / 4))
+            body = img[max(0, int(dy) - q):int(dy) + q + 1, max(0, int(dx) - q):int(dx) + q + 1]
+            colour = np.median(body.reshape(-1, 3), axis=0)  # the face around its pips
+            sure = not _reaches_edge(img, dx, dy, side, colour)
         note = (f"found by the die finder, read {zoom:.1f}x enlarged{'' if sure else ', asked'}"
                 f" (face {side / prop.side:.2f} of the die, face model {agree:.2f})")
         return _Face(d.value, _closer_px(dx, scale), _closer_px(dy, scale), side * scale,

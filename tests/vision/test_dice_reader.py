@@ -453,8 +453,9 @@ def test_a_die_read_closer_far_smaller_than_the_others_is_asked() -> None:
 
 
 def test_a_die_cut_by_the_frame_is_not_read_as_what_is_left_of_it() -> None:
-    """A 4, 22 px across, half out of a 1280 x 960 frame at its bottom edge: its two pips
-    left were read as a certain 2 (a review). Its body runs out of the picture: asked."""
+    """A 4 at the bottom edge of a 1280 x 960 frame, half out of it or just inside with its
+    lower pips lost at the border: its two pips left were read as a certain 2 (a review).
+    Its body reaches the picture's edge: asked."""
     seed = 620_010
     rng = np.random.default_rng([seed, 3])
     values = [int(v) for v in rng.integers(1, 7, int(rng.integers(4, 10)))]
@@ -464,7 +465,7 @@ def test_a_die_cut_by_the_frame_is_not_read_as_what_is_left_of_it() -> None:
     ox, oy = int(rng.integers(0, 121)), int(rng.integers(0, 121))
     cut = min(truths, key=lambda t: math.hypot(t.x - ox - 574, t.y - oy - 942))
     assert cut.value == 4
-    for above in (8.4, 10.4, 12.4, 14.4):  # the die's centre, px above the frame's bottom
+    for above in (8.4, 10.4, 12.4, 14.4, 16.4, 18.4):  # the die's centre above the bottom
         top = int(round(cut.y - (960 - above)))
         image = np.ascontiguousarray(big[top:top + 960, ox:ox + 1280])
         truth = [(t.value, t.x - ox, t.y - top, 0.6 * t.size) for t in truths
