@@ -28,11 +28,12 @@ import math
 import threading
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from pathlib import Path
 
 import cv2
 import numpy as np
+
+from companion.vision.facenet import model_path  # assets/vision/<name>.onnx
 
 log = logging.getLogger(__name__)
 
@@ -134,10 +135,6 @@ class DieFinder:
         thr = self.threshold if threshold is None else threshold
         return [Proposal((x - left) / scale, (y - top) / scale, side / scale, score)
                 for x, y, side, score in decode(out, thr)]  # fmt: skip
-
-
-def model_path(name: str) -> Path:
-    return Path(str(resources.files("companion.assets").joinpath("vision", f"{name}.onnx")))
 
 
 @cache
