@@ -1,7 +1,8 @@
 """Benchmark the pip-dice reader on labelled photos and synthetic renders.
 
     python tools/benchmark_dice.py [--set webcam-white|tabletop-augmented|synthetic|all]
-                                   [--split train|heldout|all] [--limit N] [--data DIR]
+                                   [--split train|heldout|heldout-a|heldout-b|all]
+                                   [--limit N] [--data DIR]
                                    [--dump FILE] [--max-dice N] [--classical]
                                    [--without-finder]
 
@@ -29,6 +30,14 @@ number a multiple of 4), since the shared folder holds only ``train``. Everythin
 ``train``. The synthetic set is seeded renders (top-down) from
 companion.devices.synthetic.render_dice; synthetic-far the same at the companion's own view
 (1280 x 960 camera frames, dice of 26-40 px: 16 mm dice seen from 50-60 cm).
+
+From the sixth pass the held-out part is cut in two (``--split heldout-a`` / ``heldout-b``):
+photos by the parity of a CRC-32 of their file name, renders by seed range. ``heldout-a``
+(held-out photos with an even CRC, renders from seed 50 000: the range reported as held-out
+until then) may now be looked at, one photo at a time, to learn why held-out dice are asked;
+``heldout-b`` (odd CRC, renders from seed 2 000 000) is still blind: no rule is changed
+after looking at one of its failures. ``heldout`` is both halves of the photos and the seed
+50 000 renders, as before.
 """
 
 from __future__ import annotations
@@ -40,6 +49,7 @@ import math
 import re
 import sys
 import time
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -153,6 +163,12 @@ def _held_quarter(set_name: str, image: str) -> bool:
     return bool(match) and int(match.group(1)) % 4 == 0
 
 
+def _half(image: str) -> str:
+    """Which half of the held-out photos ``image`` is in: ``heldout-a`` (may be studied from
+    the sixth pass) or ``heldout-b`` (blind), by the parity of a CRC-32 of its file name."""
+    return "heldout-b" if zlib.crc32(Path(image).name.encode()) % 2 else "heldout-a"
+
+
 def photo_samples(
     data: Path, set_name: str, split: str, limit: int | None, max_dice: int | None = None
 ) -> Iterator[Sample]:
@@ -162,7 +178,9 @@ def photo_samples(
     count = 0
     for row in rows:
         is_held = row["split"] in held or _held_quarter(set_name, row["image"])
-        if (split == "train" and is_held) or (split == "heldout" and not is_held):
+        if (split == "train" and is_held) or (split.startswith("heldout") and not is_held):
+            continue
+        if split in ("heldout-a", "heldout-b") and _half(row["image"]) != split:
             continue
         if max_dice is not None and int(row["n_dice"]) > max_dice:
             continue
@@ -322,7 +340,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--set", default="all",
                     choices=["webcam-white", "tabletop-augmented", "synthetic", "synthetic-far",
                              "all"])  # fmt: skip
-    ap.add_argument("--split", default="all", choices=["train", "heldout", "all"])
+    ap.add_argument("--split", default="all",
+                    choices=["train", "heldout", "heldout-a", "heldout-b", "all"])  # fmt: skip
     ap.add_argument("--limit", type=int, default=None, help="at most N images per set/split")
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--failures", action="store_true", help="list silent wrong readings")
@@ -350,7 +369,7 @@ def main(argv: list[str] | None = None) -> int:
         for split in splits:
             if set_name.startswith("synthetic"):
                 far = set_name == "synthetic-far"
-                first = 50_000 if split == "heldout" else 1000
+                first = {"train": 1000, "heldout-b": 2_000_000}.get(split, 50_000)
                 samples = synthetic_samples(args.limit, first_seed=first, far=far)
             else:
                 samples = photo_samples(args.data, set_name, split, args.limit, args.max_dice)

@@ -60,6 +60,9 @@ CLOSER = 2.0
 SMALLER = 0.6  # a die read closer this much smaller than the others is asked
 CLOSER_PIPS = 300  # more pip candidates closer: not read closer (at most 87 on far renders)
 MAX_DICE = 12
+BIG_PIPS = 1.22  # a 2 or 3 whose pips are this much bigger for its side than a 4-6's: asked,
+BIG_PIPS_CENTRED = 1.36  # ... unless it is centred on its die body (OFF_CENTRE) and below this
+OFF_CENTRE = 0.3  # opposite rays' reach from a face's centre differ by this of their mean
 EDGE_REACH = 1.2  # a 1-4 this many sides from the picture's edge, its body on the edge: asked
 EDGE_STRIP = 5  # ... "on the edge": in the outermost EDGE_STRIP px (pips that near are lost)
 EDGE_COLOUR = 60.0  # ... and within this (sum of |BGR| differences) of its face colour
@@ -209,7 +212,7 @@ def _read_classical(img: np.ndarray, scale: float, max_pips: int | None = None,
     dropped = [f for f in seen if id(f) not in kept]
     _flag_side_faces(work, faces, notes)
     _flag_neighbour_pips(faces, pips, notes)
-    _flag_odd_proportions(faces, notes)
+    _flag_odd_proportions(work, planes, responses, faces, notes)
     if edges:
         _flag_cut_by_edge(work, faces, notes)
     return faces, failed, notes, dropped
@@ -1107,10 +1110,20 @@ def _flag_neighbour_pips(faces: list[_Face], pips: list[Pip], notes: list[str]) 
                 break
 
 
-def _flag_odd_proportions(faces: list[_Face], notes: list[str]) -> None:
+def _flag_odd_proportions(work: np.ndarray, planes: dict[int, np.ndarray],
+                          responses: dict[int, np.ndarray], faces: list[_Face],
+                          notes: list[str]) -> None:  # fmt: skip
     """Dice of one set share their pip size to side ratio. A 2 or a 3 is fitted from a single
     diagonal, so a pair of adjacent pips (part of a 4 or a 6) also fits, with a ratio about
-    40 % too high: compare with the faces of 4 to 6 pips, whose fit is tight."""
+    40 % too high (a "knight's move" pair of a 6, 26 %): compare with the faces of 4 to 6
+    pips, whose fit is tight.
+
+    Some dice have their 2 and 3 on a shorter diagonal than their 4 to 6 (real photos: 3s at
+    1.25 to 1.32 times the 6's ratio). Such a face is let through when the die body around it
+    is centred on it (:func:`_off_body_centre`): pips that are part of a bigger face lie off
+    their die's middle by a quarter of its side (an eighth for a knight's move), a 2 or a 3
+    on its middle. Not beyond ``BIG_PIPS_CENTRED``: the middle row of a 6 (1.41) is centred
+    too."""
 
     def ratio(f: _Face) -> float:
         return _median([p.r for p in f.pips]) / f.side
@@ -1122,7 +1135,57 @@ def _flag_odd_proportions(faces: list[_Face], notes: list[str]) -> None:
     for f in faces:
         if f.uncertain or len(f.pips) not in (2, 3):
             continue
-        if ratio(f) > 1.22 * typical:
-            f.uncertain = f.unsettled = True
-            f.confidence = min(f.confidence, 0.5)
-            notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): pips too big for a {len(f.pips)}")
+        big = ratio(f) / typical
+        if big <= BIG_PIPS:
+            continue
+        polarity = f.pips[0].polarity
+        off = _off_body_centre(work, planes[GREY], responses[polarity], f)
+        if big <= BIG_PIPS_CENTRED and off is not None and off <= OFF_CENTRE:
+            notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): pips {big:.2f}x the others' for "
+                         f"its side, its body centred on them ({off:.2f}): short diagonal")
+            continue
+        f.uncertain = f.unsettled = True
+        f.confidence = min(f.confidence, 0.5)
+        notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): pips too big for a {len(f.pips)}")
+
+
+def _off_body_centre(work: np.ndarray, grey: np.ndarray, resp: np.ndarray, f: _Face
+                     ) -> float | None:  # fmt: skip
+    """How far the face-coloured body around a face lies off the face's centre: the largest
+    difference between opposite rays' reach from the centre to the body's edge, over their
+    mean reach (0: centred; a face on a quarter of its die, about 1). Rays cross the face's
+    own pips and any pip-like mark. Seen obliquely (camera upright), a ray going down may run
+    on over the die's front face: those pairs do not count. None: the body is not closed
+    (a ray runs on past twice the face's side) or the picture's edge cuts it."""
+    pips = f.pips
+    contrast = _median([p.contrast for p in pips])
+    face = np.array([_median([p.face[c] for p in pips]) for c in range(3)], np.float32)
+    r = _median([p.r for p in pips])
+    tol = max(18.0, 0.18 * contrast)
+    edge = max(5.0, 0.08 * contrast)
+    pip_thr = max(16.0, 0.45 * contrast)
+    h, w = grey.shape
+    step = max(0.5, 0.25 * r)
+    steps = np.arange(step, 2.0 * f.side, step)
+    angles = np.arange(16) * (2 * math.pi / 16)
+    xs = np.rint(f.x + np.outer(np.cos(angles), steps)).astype(int)
+    ys = np.rint(f.y + np.outer(np.sin(angles), steps)).astype(int)
+    if xs.min() < 0 or ys.min() < 0 or xs.max() >= w or ys.max() >= h:
+        return None
+    m = int(2.0 * f.side) + 3
+    x0, y0 = max(0, round(f.x) - m), max(0, round(f.y) - m)
+    grad = _gradient(grey[y0 : round(f.y) + m + 1, x0 : round(f.x) + m + 1])
+    colour = np.sqrt(((work[ys, xs].astype(np.float32) - face) ** 2).sum(axis=2))
+    near_pip = resp[ys, xs] > pip_thr
+    for p in pips:
+        near_pip |= np.hypot(xs - p.x, ys - p.y) < max(1.8 * p.r, p.major + 1.5)
+    # a pip's own dark rim: a ray that stops within one step of a pip is on its edge
+    grown = near_pip.copy()
+    grown[:, 1:] |= near_pip[:, :-1]
+    grown[:, :-1] |= near_pip[:, 1:]
+    stop = ((grad[ys - y0, xs - x0] > edge) | (colour > tol)) & ~grown
+    if not np.all(stop.any(axis=1)):
+        return None
+    reach = steps[stop.argmax(axis=1)]
+    diff = reach[:8] - reach[8:]
+    return float(np.max(np.abs(diff)) / np.mean(reach))
