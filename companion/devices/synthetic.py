@@ -56,6 +56,28 @@ PIP_LAYOUTS: dict[int, tuple[tuple[float, float], ...]] = {
 }
 PIP_RADIUS = 0.092  # of the die side
 CORNER_RADIUS = 0.17  # of the die side
+
+
+@dataclass(frozen=True)
+class DiceDesign:
+    """How a set of dice is made (all lengths in units of the die's side). Real sets differ:
+    pips far out or near the middle, a 2 and a 3 on a shorter diagonal than the 4 to 6, a
+    big pip for the 1, sharp or very round corners."""
+
+    spacing: float = _D  # the 4's to 6's pips, from the middle along each axis
+    diagonal: float = _D  # the 2's and 3's corner pips, from the middle along each axis
+    pip_radius: float = PIP_RADIUS
+    one_radius: float = PIP_RADIUS  # the 1's pip
+    corner: float = CORNER_RADIUS  # the body's rounded corners
+
+    def pips(self, value: int) -> tuple[tuple[float, float, float], ...]:
+        """(x, y, radius) of each pip of ``value``, before rotation."""
+        d = self.diagonal if value in (2, 3) else self.spacing
+        r = self.one_radius if value == 1 else self.pip_radius
+        return tuple((x / _D * d, y / _D * d, r) for x, y in PIP_LAYOUTS[value])
+
+
+STANDARD = DiceDesign()
 BEVEL = 0.075  # width of the darker rounded edge, of the die side
 
 
@@ -81,6 +103,7 @@ class _Die:
     pip_colour: Colour
     blur: tuple[float, float] = (0.0, 0.0)  # motion blur vector, pixels
     lift: float = 0.0  # 0 on the table; > 0 in the air (shadow further and softer)
+    design: DiceDesign = STANDARD
 
     def truth(self) -> DieTruth:
         return DieTruth(self.value, self.x, self.y, self.size, self.angle % 90.0)
@@ -285,15 +308,16 @@ def _draw_die(img: Any, die: _Die, shadow_dir: Any) -> None:
     body = np.zeros((rh, rw), np.uint8)
     face = np.zeros((rh, rw), np.uint8)
     pips = np.zeros((rh, rw), np.uint8)
-    _fill(body, _rounded_square(lx, ly, s, CORNER_RADIUS * s, die.angle))
+    corner = die.design.corner
+    _fill(body, _rounded_square(lx, ly, s, corner * s, die.angle))
     inner = s * (1 - 2 * BEVEL)
-    _fill(face, _rounded_square(lx, ly, inner, CORNER_RADIUS * inner * 0.9, die.angle))
+    _fill(face, _rounded_square(lx, ly, inner, corner * inner * 0.9, die.angle))
     c, sn = math.cos(math.radians(die.angle)), math.sin(math.radians(die.angle))
     scale = 1 << _SHIFT
-    for px, py in PIP_LAYOUTS[die.value]:
+    for px, py, pr in die.design.pips(die.value):
         qx = lx + (px * c - py * sn) * s
         qy = ly + (px * sn + py * c) * s
-        cv2.circle(pips, (round(qx * scale), round(qy * scale)), round(PIP_RADIUS * s * scale),
+        cv2.circle(pips, (round(qx * scale), round(qy * scale)), round(pr * s * scale),
                    255, -1, cv2.LINE_AA, _SHIFT)  # fmt: skip
 
     a_body = body.astype(np.float32) / 255
@@ -405,13 +429,15 @@ def render_dice(
     table_seed: int | None = None,
     noise: float = 2.0,
     motion: tuple[float, float] = (0.0, 0.0),
+    design: DiceDesign = STANDARD,
 ) -> tuple[np.ndarray, list[DieTruth]]:
     """A top-down picture of dice showing ``values`` on a ``table``, and where each die is.
 
     ``seed`` fixes positions, rotations and noise; ``table_seed`` (default: ``seed``) fixes the
     table's texture and the lamp, so several rolls can share one table. ``die_px`` is the side
     of a die in pixels (default 12 % of the short side). ``motion`` blurs every die along that
-    vector (pixels), as if they were still sliding. Returns ``(BGR uint8 H x W x 3, truths)``
+    vector (pixels), as if they were still sliding. ``design``: how the dice are made (pip
+    spacing and size, corners; :class:`DiceDesign`). Returns ``(BGR uint8 H x W x 3, truths)``
     with truths in the order of ``values``.
     """
     np = _numpy()
@@ -424,7 +450,8 @@ def render_dice(
     rng = np.random.default_rng([seed, 1])
     spots = _place(rng, len(vals), size, side)
     dice = [
-        _Die(v, x, y, side, angle, colour, pip, blur=(float(motion[0]), float(motion[1])))
+        _Die(v, x, y, side, angle, colour, pip, blur=(float(motion[0]), float(motion[1])),
+             design=design)
         for v, (x, y, angle) in zip(vals, spots, strict=True)
     ]
     img = _compose(size, table, seed if table_seed is None else table_seed, dice, noise, seed)

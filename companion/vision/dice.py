@@ -212,7 +212,7 @@ def _read_classical(img: np.ndarray, scale: float, max_pips: int | None = None,
     dropped = [f for f in seen if id(f) not in kept]
     _flag_side_faces(work, faces, notes)
     _flag_neighbour_pips(faces, pips, notes)
-    _flag_odd_proportions(work, planes, responses, faces, notes)
+    _flag_odd_proportions(work, planes[GREY], faces, notes)
     if edges:
         _flag_cut_by_edge(work, faces, notes)
     return faces, failed, notes, dropped
@@ -1110,8 +1110,7 @@ def _flag_neighbour_pips(faces: list[_Face], pips: list[Pip], notes: list[str]) 
                 break
 
 
-def _flag_odd_proportions(work: np.ndarray, planes: dict[int, np.ndarray],
-                          responses: dict[int, np.ndarray], faces: list[_Face],
+def _flag_odd_proportions(work: np.ndarray, grey: np.ndarray, faces: list[_Face],
                           notes: list[str]) -> None:  # fmt: skip
     """Dice of one set share their pip size to side ratio. A 2 or a 3 is fitted from a single
     diagonal, so a pair of adjacent pips (part of a 4 or a 6) also fits, with a ratio about
@@ -1138,8 +1137,7 @@ def _flag_odd_proportions(work: np.ndarray, planes: dict[int, np.ndarray],
         big = ratio(f) / typical
         if big <= BIG_PIPS:
             continue
-        polarity = f.pips[0].polarity
-        off = _off_body_centre(work, planes[GREY], responses[polarity], f)
+        off = _off_body_centre(work, grey, f)
         if big <= BIG_PIPS_CENTRED and off is not None and off <= OFF_CENTRE:
             notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): pips {big:.2f}x the others' for "
                          f"its side, its body centred on them ({off:.2f}): short diagonal")
@@ -1149,43 +1147,45 @@ def _flag_odd_proportions(work: np.ndarray, planes: dict[int, np.ndarray],
         notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): pips too big for a {len(f.pips)}")
 
 
-def _off_body_centre(work: np.ndarray, grey: np.ndarray, resp: np.ndarray, f: _Face
-                     ) -> float | None:  # fmt: skip
+def _off_body_centre(work: np.ndarray, grey: np.ndarray, f: _Face) -> float | None:
     """How far the face-coloured body around a face lies off the face's centre: the largest
     difference between opposite rays' reach from the centre to the body's edge, over their
-    mean reach (0: centred; a face on a quarter of its die, about 1). Rays cross the face's
-    own pips and any pip-like mark. Seen obliquely (camera upright), a ray going down may run
-    on over the die's front face: those pairs do not count. None: the body is not closed
-    (a ray runs on past twice the face's side) or the picture's edge cuts it."""
+    mean reach (0: centred; the pips of a face on a quarter of its die, about 1). Rays cross
+    the face's own pips; any other mark stops them, as does the edge of a die's top face
+    seen obliquely if it shows (if not, a ray going down the picture may run on over the
+    die's front face, and a centred face looks off-centre: asked, never the other way).
+    None: the body is not closed (a ray runs on past 1.5 times the face's side) or the
+    picture's edge cuts it."""
     pips = f.pips
     contrast = _median([p.contrast for p in pips])
     face = np.array([_median([p.face[c] for p in pips]) for c in range(3)], np.float32)
     r = _median([p.r for p in pips])
     tol = max(18.0, 0.18 * contrast)
     edge = max(5.0, 0.08 * contrast)
-    pip_thr = max(16.0, 0.45 * contrast)
     h, w = grey.shape
     step = max(0.5, 0.25 * r)
-    steps = np.arange(step, 2.0 * f.side, step)
+    steps = np.arange(step, 1.5 * f.side, step)
     angles = np.arange(16) * (2 * math.pi / 16)
     xs = np.rint(f.x + np.outer(np.cos(angles), steps)).astype(int)
     ys = np.rint(f.y + np.outer(np.sin(angles), steps)).astype(int)
-    if xs.min() < 0 or ys.min() < 0 or xs.max() >= w or ys.max() >= h:
-        return None
-    m = int(2.0 * f.side) + 3
+    inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+    xs, ys = np.clip(xs, 0, w - 1), np.clip(ys, 0, h - 1)
+    m = int(1.5 * f.side) + 3
     x0, y0 = max(0, round(f.x) - m), max(0, round(f.y) - m)
     grad = _gradient(grey[y0 : round(f.y) + m + 1, x0 : round(f.x) + m + 1])
     colour = np.sqrt(((work[ys, xs].astype(np.float32) - face) ** 2).sum(axis=2))
-    near_pip = resp[ys, xs] > pip_thr
+    near_pip = np.zeros(xs.shape, bool)
     for p in pips:
         near_pip |= np.hypot(xs - p.x, ys - p.y) < max(1.8 * p.r, p.major + 1.5)
     # a pip's own dark rim: a ray that stops within one step of a pip is on its edge
     grown = near_pip.copy()
     grown[:, 1:] |= near_pip[:, :-1]
     grown[:, :-1] |= near_pip[:, 1:]
-    stop = ((grad[ys - y0, xs - x0] > edge) | (colour > tol)) & ~grown
-    if not np.all(stop.any(axis=1)):
+    stop = ((grad[ys - y0, xs - x0] > edge) | (colour > tol)) & ~grown & inside
+    first_stop = np.where(stop.any(axis=1), stop.argmax(axis=1), len(steps))
+    first_out = np.where((~inside).any(axis=1), (~inside).argmax(axis=1), len(steps))
+    if np.any(first_stop >= np.minimum(first_out, len(steps))):
         return None
-    reach = steps[stop.argmax(axis=1)]
+    reach = steps[first_stop]
     diff = reach[:8] - reach[8:]
     return float(np.max(np.abs(diff)) / np.mean(reach))
