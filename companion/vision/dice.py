@@ -212,6 +212,7 @@ def _read_classical(img: np.ndarray, scale: float, max_pips: int | None = None,
     dropped = [f for f in seen if id(f) not in kept]
     _flag_side_faces(work, faces, notes)
     _flag_neighbour_pips(faces, pips, notes)
+    _flag_rest_of_a_face(faces, responses, notes)
     _flag_odd_proportions(work, planes[GREY], faces, notes)
     if edges:
         _flag_cut_by_edge(work, faces, notes)
@@ -1107,6 +1108,42 @@ def _flag_neighbour_pips(faces: list[_Face], pips: list[Pip], notes: list[str]) 
                 f.uncertain = f.unsettled = True
                 f.confidence = min(f.confidence, 0.5)
                 notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): a pip nearby is not part of it")
+                break
+
+
+def _flag_rest_of_a_face(faces: list[_Face], responses: dict[int, np.ndarray],
+                         notes: list[str]) -> None:  # fmt: skip
+    """A 2 or a 3 may be part of a bigger face whose other pips were not found as pips (on a
+    small die, a pip whose dark response runs into the die's shadow or a board's line is
+    no ellipse): two pips of a 4's side, or of a 6's row, with the others one pair's length
+    beside them; two adjacent pips of a 6's column, or the whole column read as a 3, with the
+    other column twice the step beside them. Where every one of those places, on one side,
+    shows a pip-like response (as `_stray_marks` counts it), the face is asked, and no
+    second opinion may settle it (the pips are there in the picture; a true 2's or 3's
+    such places lie off its die)."""
+    for f in faces:
+        if f.uncertain or len(f.pips) not in (2, 3):
+            continue
+        pts = np.array([(p.x, p.y) for p in f.pips])
+        along = np.linalg.svd(pts - pts.mean(axis=0))[2][0]
+        pts = pts[np.argsort((pts - pts.mean(axis=0)) @ along)]
+        step = (pts[-1] - pts[0]) / (len(pts) - 1)
+        beside = np.array([-step[1], step[0]])
+        resp = responses[f.pips[0].polarity]
+        h, w = resp.shape
+        rad = max(1, round(0.5 * _median([p.r for p in f.pips])))
+        thr = max(16.0, 0.45 * _median([p.contrast for p in f.pips]))
+        for k in (1.0, -1.0, 2.0, -2.0) if len(pts) == 2 else (2.0, -2.0):
+            places = np.rint(pts + k * beside).astype(int)
+            if places.min() < rad or np.any(places[:, 0] >= w - rad) or np.any(
+                    places[:, 1] >= h - rad):  # fmt: skip
+                continue
+            if all(float(resp[y - rad : y + rad + 1, x - rad : x + rad + 1].mean()) > thr
+                   for x, y in places):  # fmt: skip
+                f.uncertain = f.unsettled = True
+                f.confidence = min(f.confidence, 0.5)
+                notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): pip-like marks where the rest "
+                             "of a bigger face would be")  # fmt: skip
                 break
 
 
