@@ -67,6 +67,7 @@ EDGE_REACH = 1.2  # a 1-4 this many sides from the picture's edge, its body on t
 EDGE_STRIP = 5  # ... "on the edge": in the outermost EDGE_STRIP px (pips that near are lost)
 EDGE_COLOUR = 60.0  # ... and within this (sum of |BGR| differences) of its face colour
 _MIN_SURE_PIP = 2.5  # pip radius (working pixels) below which a pip may vanish unseen
+_SQUASH_SEEN = 1.0  # px: a pip this much longer than wide is seen squashed (smaller: pixels)
 # The learned second opinion (assets/vision/pips_face.onnx, tools/train_face_net.py). Its
 # thresholds were chosen on out-of-fold opinions of the train photos (docs/vision.md).
 FACE_MODEL = "pips_face"
@@ -827,8 +828,22 @@ def _clean_pip(p: Pip) -> bool:
             and p.ring_spread <= 0.25 * p.contrast + 8)  # fmt: skip
 
 
-def _single(work: np.ndarray, grey: np.ndarray, p: Pip, resp: np.ndarray) -> _Face | None:
-    """A lone pip: a 1 if a face-coloured body of a sensible size surrounds it."""
+def _squashed_view(pips: list[Pip]) -> bool | None:
+    """Whether the picture's clean pips (contrasted, big enough) are, by their median,
+    seen squashed (an oblique view); None with fewer than three of them."""
+    shapes = [p.minor / p.major for p in pips if p.contrast >= 40 and p.r >= _MIN_SURE_PIP]
+    return _median(shapes) < 0.9 if len(shapes) >= 3 else None
+
+
+def _single(work: np.ndarray, grey: np.ndarray, p: Pip, resp: np.ndarray,
+            view: bool | None = None) -> _Face | None:  # fmt: skip
+    """A lone pip: a 1 if a face-coloured body of a sensible size surrounds it.
+
+    ``view``: whether the picture is seen obliquely (:func:`_squashed_view`). Seen so, the
+    die's front face may lie below the pip's face, face-coloured, and rays going down are
+    not trusted. A small pip's own outline is too coarse to tell (a few pixels squash a
+    round pip), so unless the view says so, the pip must look squashed by ``_SQUASH_SEEN``
+    px: a 2's pip off its die's middle, the other pip not found, was a certain 1."""
     if not _clean_pip(p):
         return None
     face = np.array(p.face, np.float32)
@@ -867,7 +882,7 @@ def _single(work: np.ndarray, grey: np.ndarray, p: Pip, resp: np.ndarray) -> _Fa
     diff = reach_a[:8] - reach_a[8:]  # ray k minus the opposite ray k + 8
     down = np.sin(angles)  # > 0: the ray goes down the picture
     longer_down = np.where(diff > 0, down[:8], down[8:]) > 0.3
-    oblique = p.minor / p.major < 0.9
+    oblique = p.minor / p.major < 0.9 and (view or p.major - p.minor >= _SQUASH_SEEN)
     pairs = ~longer_down if oblique else np.ones(8, bool)
     asym = float(np.max(np.abs(diff[pairs]), initial=0.0) / np.mean(reach_a))
     if oblique:
@@ -925,12 +940,13 @@ def _read_faces(
     notes: list[str] = []
     faces: list[_Face] = []
     todo = [(g, 1.0) for g in _groups(work, pips)]
+    view = _squashed_view(pips)
     while todo:
         group, strict = todo.pop()
         resp = responses[group[0].polarity]
         grey = planes[group[0].polarity]
         if len(group) == 1:
-            face = _single(work, planes[GREY], group[0], resp)
+            face = _single(work, planes[GREY], group[0], resp, view)
         else:
             face = _classify(grey, group, resp)
         if (face is None or len(group) > 6) and len(group) > 2 and strict > 0.4:
