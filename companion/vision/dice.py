@@ -214,6 +214,7 @@ def _read_classical(img: np.ndarray, scale: float, max_pips: int | None = None,
     _flag_side_faces(work, faces, notes)
     _flag_neighbour_pips(faces, pips, notes)
     _flag_rest_of_a_face(faces, responses, notes)
+    _flag_pips_that_are_dice(faces, notes)
     _flag_odd_proportions(work, planes[GREY], faces, notes)
     if edges:
         _flag_cut_by_edge(work, faces, notes)
@@ -294,15 +295,7 @@ def _both_scales(far: list[_Face], near: list[_Face], zoom: float, notes: list[s
                 notes.append(f"die at ({g.x:.0f}, {g.y:.0f}): read {g.value} closer, "
                              f"{f.value} at {WORK_SIZE} px")  # fmt: skip
                 break
-    for g in out:
-        for h in out:
-            if h is not g and h.side < 0.5 * g.side and any(
-                math.hypot(h.x - p.x, h.y - p.y) < max(1.5 * p.r, 0.5 * h.side) for p in g.pips
-            ):
-                g.uncertain = g.unsettled = True
-                notes.append(f"die at ({g.x:.0f}, {g.y:.0f}): a pip of it is a die read at "
-                             f"({h.x:.0f}, {h.y:.0f})")  # fmt: skip
-                break
+    _flag_pips_that_are_dice(out, notes)
     closer = list(out)
     for f in lost:
         pips = [dataclasses.replace(p, x=_closer_px(p.x, zoom), y=_closer_px(p.y, zoom),
@@ -317,6 +310,22 @@ def _both_scales(far: list[_Face], near: list[_Face], zoom: float, notes: list[s
             g.uncertain = g.unsettled = True
             notes.append(f"die at ({g.x:.0f}, {g.y:.0f}): much smaller than the other dice")
     return out
+
+
+def _flag_pips_that_are_dice(faces: list[_Face], notes: list[str]) -> None:
+    """A face one of whose pips is a die read in the same picture (a face less than half
+    its size there) is asked, and no second opinion may settle it: small dice on a table
+    of their face's colour are the pips of a big ghost face (two dark dice on a light
+    table, a "2" the table's size; or tiny dice read closer as the pips of a big "2")."""
+    for g in faces:
+        for h in faces:
+            if h is not g and h.side < 0.5 * g.side and any(
+                math.hypot(h.x - p.x, h.y - p.y) < max(1.5 * p.r, 0.5 * h.side) for p in g.pips
+            ):
+                g.uncertain = g.unsettled = True
+                notes.append(f"die at ({g.x:.0f}, {g.y:.0f}): a pip of it is a die read at "
+                             f"({h.x:.0f}, {h.y:.0f})")  # fmt: skip
+                break
 
 
 def _closer_px(v: float, zoom: float) -> float:

@@ -370,6 +370,21 @@ def test_a_small_2_with_one_pip_found_is_not_a_certain_1() -> None:
     assert_no_certain_ghost(obs, synth_truth(truths))
 
 
+def test_two_small_dark_dice_on_a_light_table_are_not_the_pips_of_a_big_2() -> None:
+    """20 px black dice on light wood: two of them, 80 px apart, are dark round blobs on a
+    light "face" (the table), the pips of a 109 px "2"; the face model, shown that crop,
+    sees a 2 too. One of those "pips" is a die read there: the big face is asked."""
+    rng = np.random.default_rng([3220075, 3])
+    values = [int(v) for v in rng.integers(1, 7, int(rng.integers(1, 7)))]
+    rng.integers(0, 10)  # the style's draw in the sweep this scene comes from
+    image, truths = render_dice(values, 3220075, table="wood", die_color="black",
+                                pip_color="white", die_px=20)  # fmt: skip
+    obs = read_pips(image)
+    assert_no_certain_ghost(obs, synth_truth(truths))
+    assert_never_certain_wrong(obs, synth_truth(truths))
+    assert any("a pip of it is a die" in n for n in obs.notes), obs.notes
+
+
 def _camera_turned(values: list[int], seed: int, theta: float = 70.0) -> tuple[np.ndarray, list]:
     """Top faces seen by an oblique camera turned ``theta`` degrees: every face (and pip)
     squashed to 65 % across the same tilted axis. Shrunk to 640 px, the size it is read at
