@@ -5,6 +5,7 @@
                                    [--limit N] [--data DIR]
                                    [--dump FILE] [--max-dice N] [--classical]
                                    [--without-finder]
+    python tools/benchmark_dice.py --set busy [--split ...] [--limit N]
 
 For every set and split it prints: images, dice, dice correct, silent wrong (matched, wrong
 value, not flagged), asked (matched, flagged uncertain), missed (label with no reading),
@@ -31,6 +32,12 @@ number a multiple of 4), since the shared folder holds only ``train``. Everythin
 companion.devices.synthetic.render_dice; synthetic-far the same at the companion's own view
 (1280 x 960 camera frames, dice of 26-40 px: 16 mm dice seen from 50-60 cm).
 
+``--set busy`` (not part of ``all``): dice on busy tables (``BUSY_KINDS``: a studded
+baseplate, a perforated mat, granite with 300, 1000 and 3000 specks, strong wood grain, a
+printed board with dots), each at 1280 x 960 (dice of 26-40 px) and 640 x 480 (36-60 px),
+10 renders per kind and size unless ``--limit``, seeds as the synthetic sets'. Its rows
+also give the median and the longest time per image.
+
 From the sixth pass the held-out part is cut in two (``--split heldout-a`` / ``heldout-b``):
 photos by the parity of a CRC-32 of their file name, renders by seed range. ``heldout-a``
 (held-out photos with an even CRC, renders from seed 50 000: the range reported as held-out
@@ -47,6 +54,7 @@ import csv
 import json
 import math
 import re
+import statistics
 import sys
 import time
 import zlib
@@ -64,7 +72,7 @@ if str(ROOT) not in sys.path:
 
 from scoring import Counts  # noqa: E402
 
-from companion.devices.synthetic import render_dice  # noqa: E402
+from companion.devices.synthetic import STANDARD, DiceDesign, render_dice  # noqa: E402
 from companion.vision.dice import read_pips  # noqa: E402
 from companion.vision.observation import DiceObservation, DieReading  # noqa: E402
 
@@ -92,8 +100,10 @@ class Sample:
 @dataclass
 class Tally(Counts):
     failures: list[str] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)
 
     def add(self, sample: Sample, obs: DiceObservation, seconds: float) -> None:
+        self.times.append(seconds)
         pairs, _ghosts = match(sample.labels, list(obs.dice))
         index = {id(label): i for i, label in enumerate(sample.labels)}
         wrong = self.score(
@@ -217,8 +227,22 @@ SYNTH_STYLES = (
 )
 
 
-def synthetic_samples(limit: int | None, first_seed: int = 1000, far: bool = False
-                      ) -> Iterator[Sample]:  # fmt: skip
+def dice_design(rng: np.random.Generator) -> DiceDesign:
+    """A set of dice as a shop may sell it: pips further out or nearer the middle (0.22 to
+    0.30 of the side), the 2 and 3 on the same or a shorter diagonal (down to 0.8 of it),
+    pips 0.065 to 0.11 of the side, the 1's pip up to 1.6 times bigger, corners from sharp
+    to very round. The pips in a 6's column are at least 0.6 of a pip radius apart (on the
+    dice of the photo sets, about a radius or more): pips that nearly touch merge into one
+    blob in a 640 px picture, which no real set of dice was seen to do."""
+    spacing = float(rng.uniform(0.22, 0.30))
+    radius = float(min(rng.uniform(0.065, 0.11), spacing / 2.6))
+    return DiceDesign(spacing=spacing, diagonal=spacing * float(rng.uniform(0.8, 1.0)),
+                      pip_radius=radius, one_radius=radius * float(rng.uniform(1.0, 1.6)),
+                      corner=float(rng.uniform(0.08, 0.25)))  # fmt: skip
+
+
+def synthetic_samples(limit: int | None, first_seed: int = 1000, far: bool = False,
+                      designs: bool = False) -> Iterator[Sample]:  # fmt: skip
     """Seeded top-down renders: 10 styles, 1-6 dice of 36-80 px in 640 x 480 (tuning set).
 
     ``far``: the companion's own view instead, 1280 x 960 frames (its Pi camera's size) with
@@ -232,13 +256,157 @@ def synthetic_samples(limit: int | None, first_seed: int = 1000, far: bool = Fal
         count = int(rng.integers(1, 7))
         values = [int(v) for v in rng.integers(1, 7, count)]
         die_px = float(rng.uniform(*die_range))
+        design = dice_design(np.random.default_rng([seed, 98])) if designs else STANDARD
         try:
             img, truth = render_dice(values, seed, size, table=table, die_color=die,
-                                     pip_color=pip, die_px=die_px)  # fmt: skip
+                                     pip_color=pip, die_px=die_px, design=design)  # fmt: skip
         except ValueError:
             continue
         labels = [Label(t.value, t.x, t.y, t.size, t.size) for t in truth]
-        yield Sample(f"synth{'-far' if far else ''}-{seed}-{table}-{die}-{pip}", img, labels)
+        kind = "-far" if far else "-designs" if designs else ""
+        yield Sample(f"synth{kind}-{seed}-{table}-{die}-{pip}", img, labels)
+
+
+# -- busy tables (issue 4, sixth pass) ----------------------------------------------------------
+# Tables that are full of pip-like marks: a studded baseplate, a perforated mat, granite or
+# crumbs at several densities, strong wood grain, a printed game board with dots. Only the
+# table is drawn here; the dice, the lamp, the shadows, the blur and the noise are the
+# synthetic renderer's own (companion.devices.synthetic), as in the synthetic-far set.
+BUSY_KINDS = ("studs", "perforated", "granite-300", "granite-1000", "granite-3000", "wood",
+              "board-dots")  # fmt: skip
+BUSY_SIZES = ((1280, 960), (640, 480))
+BUSY_DICE = (("white", "black"), ("ivory", "black"), ("red", "white"), ("black", "white"),
+             ("green", "white"), ("white", "black"))  # fmt: skip
+
+
+def _busy_table(kind: str, rng: np.random.Generator, size: tuple[int, int], mm: float
+                ) -> np.ndarray:  # fmt: skip
+    """A busy table texture (float32 BGR, H x W x 3); ``mm``: pixels per millimetre (a
+    16 mm die is 16 * mm px across)."""
+    from companion.devices import synthetic
+
+    w, h = size
+    s = 16  # sub-pixel bits for cv2 drawing
+    img = np.empty((h, w, 3), np.uint8)
+
+    def dot(x: float, y: float, r: float, colour: tuple[int, ...]) -> None:
+        cv2.circle(img, (round(x * s), round(y * s)), max(1, round(r * s)), colour, -1,
+                   cv2.LINE_AA, 4)  # fmt: skip
+
+    def lattice(pitch: float) -> Iterator[tuple[float, float]]:
+        turn = rng.uniform(-0.3, 0.3)
+        c, sn = math.cos(turn), math.sin(turn)
+        x0, y0 = rng.uniform(0, pitch, 2)
+        reach = int(math.hypot(w, h) / pitch) + 2
+        for i in range(-reach, reach):
+            for j in range(-reach, reach):
+                gx, gy = i * pitch + x0, j * pitch + y0
+                x, y = w / 2 + gx * c - gy * sn, h / 2 + gx * sn + gy * c
+                if -pitch < x < w + pitch and -pitch < y < h + pitch:
+                    yield x, y
+
+    if kind == "studs":  # a LEGO baseplate: 8 mm pitch, studs 4.8 mm across, lit from a side
+        base = [(60, 140, 40), (150, 150, 150), (150, 90, 30), (150, 190, 210)][rng.integers(4)]
+        img[:] = base
+        light = rng.uniform(0, 2 * math.pi)
+        lx, ly = math.cos(light) * 0.5 * mm, math.sin(light) * 0.5 * mm
+        dark = tuple(int(0.55 * c) for c in base)
+        bright = tuple(min(255, int(1.15 * c + 10)) for c in base)
+        for x, y in lattice(8 * mm):
+            dot(x - lx, y - ly, 2.4 * mm, dark)  # the stud's shadowed side
+            dot(x + 0.3 * lx, y + 0.3 * ly, 2.4 * mm, bright)
+            dot(x, y, 2.0 * mm, base)
+    elif kind == "perforated":  # a pegboard / perforated mat: dark holes in a square grid
+        base = [(200, 215, 225), (110, 150, 190), (235, 235, 235)][rng.integers(3)]
+        img[:] = base
+        pitch = rng.uniform(6, 10) * mm
+        radius = rng.uniform(1.2, 2.2) * mm
+        for x, y in lattice(pitch):
+            dot(x, y, radius, (25, 25, 28))
+    elif kind.startswith("granite"):  # grey stone (or crumbs): dark and light specks
+        count = int(kind.split("-")[1]) * w * h // (1280 * 960)
+        img[:] = (int(rng.integers(150, 200)),) * 3
+        for _ in range(count):
+            g = int(rng.integers(10, 80))
+            dot(rng.uniform(0, w), rng.uniform(0, h), rng.uniform(0.3, 1.3) * mm, (g, g, g + 5))
+        for _ in range(count // 3):
+            g = int(rng.integers(220, 255))
+            dot(rng.uniform(0, w), rng.uniform(0, h), rng.uniform(0.3, 1.0) * mm, (g, g, g))
+    elif kind == "wood":  # the renderer's wood, its grain darkened twice as much
+        wood = synthetic._wood(rng, w, h)
+        mean = wood.mean(axis=(0, 1))
+        return np.clip(mean + 2.0 * (wood - mean), 0, 255).astype(np.float32)
+    elif kind == "board-dots":  # a printed board: coloured squares, dotted paths, polka dots
+        img[:] = (196, 222, 232)
+        palette = [(60, 70, 190), (170, 120, 40), (60, 160, 220), (90, 150, 60), (30, 30, 30)]
+        cell = 25 * mm
+        for r in range(int(h / cell) + 1):
+            for c in range(int(w / cell) + 1):
+                x0, y0 = c * cell, r * cell
+                what = rng.integers(4)
+                if what == 0:  # a square of colour with a ring of dots
+                    colour = palette[rng.integers(len(palette))]
+                    cv2.rectangle(img, (round(x0 + 2), round(y0 + 2)),
+                                  (round(x0 + cell - 2), round(y0 + cell - 2)), colour, -1)
+                    for k in range(12):
+                        a = k * math.pi / 6
+                        dot(x0 + cell / 2 + 0.35 * cell * math.cos(a),
+                            y0 + cell / 2 + 0.35 * cell * math.sin(a), 1.5 * mm, (240, 240, 240))
+                elif what == 1:  # polka dots
+                    pitch = rng.uniform(4, 7) * mm
+                    for i in range(int(cell / pitch)):
+                        for j in range(int(cell / pitch)):
+                            dot(x0 + (i + 0.5 + 0.5 * (j % 2)) * pitch, y0 + (j + 0.5) * pitch,
+                                rng.uniform(1.0, 1.8) * mm, palette[4])
+                elif what == 2:  # a dotted path across the square
+                    for k in range(int(cell / (4 * mm))):
+                        dot(x0 + (k + 0.5) * 4 * mm, y0 + cell / 2, 1.2 * mm, (40, 40, 40))
+                cv2.rectangle(img, (round(x0), round(y0)), (round(x0 + cell), round(y0 + cell)),
+                              (40, 40, 40), 1)
+    else:
+        raise ValueError(f"unknown busy table {kind!r}")
+    paper = (synthetic._smooth_noise(rng, h, w, 30, 40) - 0.5) * 10
+    return img.astype(np.float32) + paper[..., None]
+
+
+def render_busy(kind: str, seed: int, size: tuple[int, int]) -> Sample:
+    """Dice on a busy table (``BUSY_KINDS``), drawn by the synthetic renderer: 1-6 dice of a
+    16 mm set, 26-40 px in a 1280 x 960 frame (the companion's view) or 36-60 px in a
+    640 x 480 one (a webcam nearer the table)."""
+    from companion.devices import synthetic
+
+    rng = np.random.default_rng([seed, 98])
+    w, h = size
+    die_px = float(rng.uniform(*((26.0, 40.0) if w > 640 else (36.0, 60.0))))
+    mm = die_px / 16
+    table = _busy_table(kind, rng, size, mm)
+    values = [int(v) for v in rng.integers(1, 7, int(rng.integers(1, 7)))]
+    die_name, pip_name = BUSY_DICE[seed % len(BUSY_DICE)]
+    colour, pip = synthetic.COLOURS[die_name], synthetic.COLOURS[pip_name]
+    spots = synthetic._place(rng, len(values), size, die_px)
+    dice = [synthetic._Die(v, x, y, die_px, a, colour, pip)
+            for v, (x, y, a) in zip(values, spots, strict=True)]  # fmt: skip
+    # as synthetic._compose, on this table: its lamp and shadows, blur and sensor noise
+    _, light, shadow_dir = synthetic._table_layers(size, "white", seed)
+    img = table.copy()
+    for die in dice:
+        synthetic._draw_die(img, die, shadow_dir)
+    img *= light[..., None]
+    img = cv2.GaussianBlur(img, (0, 0), 0.6)
+    img += np.random.default_rng([seed, 5]).standard_normal(img.shape, np.float32) * 2.0
+    image = img.clip(0, 255).astype(np.uint8)
+    labels = [Label(d.value, d.x, d.y, d.size, d.size) for d in (x.truth() for x in dice)]
+    return Sample(f"busy-{kind}-{w}-{seed}-{die_name}-{pip_name}", image, labels)
+
+
+def busy_samples(kind: str, size: tuple[int, int], limit: int | None, first_seed: int = 1000
+                 ) -> Iterator[Sample]:  # fmt: skip
+    """``limit`` (default 10) seeded busy-table renders of one kind and size."""
+    for k in range(limit or 10):
+        try:
+            yield render_busy(kind, first_seed + k, size)
+        except ValueError:
+            continue
 
 
 # -- the naive reader (the issue's baseline) ---------------------------------------------------
@@ -339,7 +507,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--set", default="all",
                     choices=["webcam-white", "tabletop-augmented", "synthetic", "synthetic-far",
-                             "all"])  # fmt: skip
+                             "synthetic-designs", "all", "busy"])  # fmt: skip
     ap.add_argument("--split", default="all",
                     choices=["train", "heldout", "heldout-a", "heldout-b", "all"])  # fmt: skip
     ap.add_argument("--limit", type=int, default=None, help="at most N images per set/split")
@@ -362,15 +530,24 @@ def main(argv: list[str] | None = None) -> int:
     if args.classical:
         readers["classical"] = lambda image: read_pips(image, second_opinion=False)
     readers["naive"] = naive_read
-    sets = [args.set] if args.set != "all" else [*PHOTO_SETS, "synthetic", "synthetic-far"]
+    sets = [args.set] if args.set != "all" else [*PHOTO_SETS, "synthetic", "synthetic-far",
+                                                  "synthetic-designs"]  # fmt: skip
+    if args.set == "busy":
+        sets = [f"busy-{kind}-{w}" for kind in BUSY_KINDS for w, _ in BUSY_SIZES]
     splits = ["train", "heldout"] if args.split == "all" else [args.split]
     print(HEADER)
     for set_name in sets:
         for split in splits:
-            if set_name.startswith("synthetic"):
-                far = set_name == "synthetic-far"
+            if set_name.startswith("busy-"):
+                kind, width = set_name[5:].rsplit("-", 1)
+                size = next(s for s in BUSY_SIZES if s[0] == int(width))
                 first = {"train": 1000, "heldout-b": 2_000_000}.get(split, 50_000)
-                samples = synthetic_samples(args.limit, first_seed=first, far=far)
+                samples = busy_samples(kind, size, args.limit, first_seed=first)
+            elif set_name.startswith("synthetic"):
+                far, designs = set_name == "synthetic-far", set_name == "synthetic-designs"
+                first = {"train": 1000, "heldout-b": 2_000_000}.get(split, 50_000)
+                samples = synthetic_samples(args.limit, first_seed=first, far=far,
+                                            designs=designs)  # fmt: skip
             else:
                 samples = photo_samples(args.data, set_name, split, args.limit, args.max_dice)
             tallies = run(samples, readers, dump, (set_name, split))
@@ -379,6 +556,10 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             for name, tally in tallies.items():
                 print(tally.row(f"{set_name} / {split} / {name}"), flush=True)
+                if set_name.startswith("busy-") and name == "reader":
+                    ms = sorted(1000 * t for t in tally.times)
+                    print(f"    ms per image: median {statistics.median(ms):.0f}, "
+                          f"max {ms[-1]:.0f}")  # fmt: skip
                 if args.failures and name == "reader":
                     for line in tally.failures:
                         print("    " + line)

@@ -51,7 +51,7 @@ import numpy as np
 
 from companion.vision import diefinder, facenet
 from companion.vision.observation import DiceObservation, DieReading
-from companion.vision.pips import GREY, Pip, find_pips, intensities
+from companion.vision.pips import GREY, Pip, find_pips, intensities, near_pairs
 
 WORK_SIZE = 640  # long side of the working image, pixels
 # a picture bigger than WORK_SIZE is also read CLOSER times closer (never past its own
@@ -59,6 +59,7 @@ WORK_SIZE = 640  # long side of the working image, pixels
 CLOSER = 2.0
 SMALLER = 0.6  # a die read closer this much smaller than the others is asked
 CLOSER_PIPS = 300  # more pip candidates closer: not read closer (at most 87 on far renders)
+BUSY_FOUND = 4  # ... and at BUSY_FOUND times that before deduplication, not found further
 MAX_DICE = 12
 BIG_PIPS = 1.22  # a 2 or 3 whose pips are this much bigger for its side than a 4-6's: asked,
 BIG_PIPS_CENTRED = 1.36  # ... unless it is centred on its die body (OFF_CENTRE) and below this
@@ -154,8 +155,12 @@ def read_pips(image: np.ndarray, *, second_opinion: bool = True,
         img = np.clip(img, 0, 255).astype(np.uint8)
     height, width = img.shape[:2]
     scale = min(1.0, WORK_SIZE / max(height, width))
-    faces, failed, notes, dropped = _read_classical(img, scale, edges=edges)
-    if scale < 1.0:
+    seen: list[int] = []
+    faces, failed, notes, dropped = _read_classical(img, scale, edges=edges, pips_seen=seen)
+    # more pip candidates than CLOSER_PIPS already at WORK_SIZE (a perforated mat, granite, a
+    # dotted board): closer there are as many or more (every busy render), so the closer
+    # reading would not be used; it is not made (it cost 0.1-0.3 s on such a table)
+    if scale < 1.0 and seen[0] <= CLOSER_PIPS:
         closer = min(1.0, CLOSER * scale)
         near, near_failed, near_notes, near_dropped = _read_classical(img, closer, CLOSER_PIPS,
                                                                       edges)  # fmt: skip
@@ -189,11 +194,12 @@ def read_pips(image: np.ndarray, *, second_opinion: bool = True,
 
 
 def _read_classical(img: np.ndarray, scale: float, max_pips: int | None = None,
-                    edges: bool = True
+                    edges: bool = True, pips_seen: list[int] | None = None
                     ) -> tuple[list[_Face], list[list[Pip]], list[str], list[_Face]]:  # fmt: skip
     """The classical reader on ``img`` shrunk by ``scale``: the faces kept, the pip groups
     that fit no face, the notes, and the faces dropped as side faces (working pixels).
-    With more than ``max_pips`` pip candidates, nothing (a note says so)."""
+    With more than ``max_pips`` pip candidates, nothing (a note says so). ``pips_seen``: a
+    list to which the number of pip candidates is added."""
     height, width = img.shape[:2]
     work = img
     if scale < 1.0:
@@ -202,7 +208,13 @@ def _read_classical(img: np.ndarray, scale: float, max_pips: int | None = None,
     work = cv2.medianBlur(work, 3)
     planes = intensities(work)
 
-    pips, responses = find_pips(work, planes)
+    # more than BUSY_FOUND times max_pips before deduplication: a busy table whose count
+    # would not fall to max_pips (at most 1.4 times fewer after it on the far renders,
+    # 2.0 on busy tables); stop finding them
+    limit = None if max_pips is None else BUSY_FOUND * max_pips
+    pips, responses = find_pips(work, planes, limit)
+    if pips_seen is not None:
+        pips_seen.append(len(pips))
     if max_pips is not None and len(pips) > max_pips:
         return [], [], [f"{len(pips)} pip-like marks at {scale:.2f}: not read there"], []
     failed: list[list[Pip]] = []
@@ -583,7 +595,184 @@ def _same_shape(p: Pip, q: Pip, strict: float) -> bool:
     return True
 
 
-def _groups(work: np.ndarray, pips: list[Pip], strict: float = 1.0) -> list[list[Pip]]:
+_FEW_PIPS = 40  # see _groups
+
+
+_Near = tuple[np.ndarray, np.ndarray, np.ndarray]  # pairs i < j of pips, and "test again"
+
+
+def _near_pips(pips: list[Pip]) -> _Near:
+    """The pairs of ``pips`` that pass the tests of :func:`_groups_pairwise` that do not
+    depend on its strictness (polarity, sizes, distance), in the order of the pips; and
+    which of them lie so near a limit that the test must be made again in Python."""
+    x = np.array([p.x for p in pips])
+    y = np.array([p.y for p in pips])
+    r = np.array([p.r for p in pips])
+    pol = np.array([p.polarity for p in pips])
+    # only pairs within 11 mean radii can pass: within 11 radii of the larger pip
+    ci, cj = near_pairs(x, y, 11.0 * r * (1 + 1e-6) + 1e-3)
+    ri, rj = r[ci], r[cj]
+    rm = (ri + rj) / 2
+    # math.hypot and np.hypot (and ** 2 and a product) may differ in the last bit: a pair
+    # within _EPS of a limit is tested again in Python; every other test here is the same
+    # arithmetic as in Python
+    d = np.hypot(x[ci] - x[cj], y[ci] - y[cj])
+    near = (pol[ci] == pol[cj]) & (np.maximum(ri, rj) <= 1.6 * np.minimum(ri, rj))
+    near &= (d <= 11.0 * rm * (1 + _EPS)) & (d >= 1.8 * rm * (1 - _EPS))
+    unsure = (d > 11.0 * rm * (1 - _EPS)) | (d < 1.8 * rm * (1 + _EPS))
+    return ci[near], cj[near], unsure[near]
+
+
+def _near_within(near: _Near, index: dict[int, int], n: int, group: list[Pip]) -> _Near:
+    """The pairs of ``near`` (pairs of ``n`` pips, ``index``: a pip's place among them)
+    between pips of ``group`` (in their order there), numbered in ``group``."""
+    local = np.full(n, -1, np.intp)
+    local[[index[id(p)] for p in group]] = np.arange(len(group))
+    ci, cj, unsure = near
+    li, lj = local[ci], local[cj]
+    both = (li >= 0) & (lj >= 0)
+    return li[both], lj[both], unsure[both]
+
+
+_EPS = 1e-9  # see _near_pips
+
+
+def _groups(work: np.ndarray, pips: list[Pip], strict: float = 1.0, near: _Near | None = None
+            ) -> list[list[Pip]]:  # fmt: skip
+    """Pips of one face: joined when a pair passes every test (polarity, sizes, distance,
+    shapes, ring colours, a line on face-coloured pixels between them), in groups that are
+    the connected parts of those pairs.
+
+    On a busy table (a perforated mat, granite, a printed board) there are thousands of
+    candidates and most of them are near one another; testing pair after pair in Python
+    took seconds. Here the pairs near each other come from :func:`near_pairs`, the cheap
+    tests run on all of them at once with a little slack, and then in rounds: each group
+    tests its first pair (in the order of the pips) that joins it to another group, the
+    exact tests in Python, the line tests all at once (:func:`_on_face_lines`). A pair
+    inside one group is never tested: it would change nothing. The groups are those of
+    :func:`_groups_pairwise` (the reference: pair by pair), in the same order, which is
+    quicker for a few pips (up to ``_FEW_PIPS``: the usual face or die) and is used then.
+    ``near``: :func:`_near_pips` of ``pips``, when known (a group split again)."""
+    n = len(pips)
+    if n <= _FEW_PIPS:
+        return _groups_pairwise(work, pips, strict)
+    pip_mask = np.zeros(work.shape[:2], np.uint8)
+    for p in pips:
+        cv2.circle(pip_mask, (round(p.x), round(p.y)), max(2, round(1.45 * p.r)), 255, -1)
+    ci, cj, unsure = _near_pips(pips) if near is None else near
+    x = np.array([p.x for p in pips])
+    y = np.array([p.y for p in pips])
+    eps = _EPS
+    # shapes and ring colours (_same_shape, _colour_dist)
+    ratio = np.array([p.minor / p.major for p in pips])
+    angle = np.array([p.angle for p in pips])
+    face = np.array([p.face for p in pips], np.float64).reshape(-1, 3)
+    face32 = face.astype(np.float32)
+    con = np.array([p.contrast for p in pips])
+    rp, rq = ratio[ci], ratio[cj]
+    shaped = np.abs(rp - rq) <= 0.25 * strict
+    da = np.abs(angle[ci] - angle[cj]) % math.pi
+    da = np.minimum(da, math.pi - da)
+    shaped &= (rp >= 0.8) | (rq >= 0.8) | (da <= math.radians(35) * strict)
+    tol = np.maximum(18.0, 0.22 * np.minimum(con[ci], con[cj])) * strict
+    colour = np.sqrt(((face[ci] - face[cj]) ** 2).sum(axis=1))
+    shaped &= colour <= tol * (1 + eps)
+    unsure = unsure | (colour > tol * (1 - eps))
+    ci, cj, unsure, tol = ci[shaped], cj[shaped], unsure[shaped], tol[shaped]
+    parent = np.arange(n)
+    while len(ci):
+        roots = _roots(parent)
+        ra, rb = roots[ci], roots[cj]
+        live = ra != rb
+        ci, cj, ra, rb = ci[live], cj[live], ra[live], rb[live]
+        unsure, tol = unsure[live], tol[live]
+        if not len(ci):
+            break
+        # each group's first pair out of it
+        pick = np.union1d(np.unique(ra, return_index=True)[1], np.unique(rb, return_index=True)[1])
+        ti, tj, tt = ci[pick], cj[pick], tol[pick]
+        good = np.ones(len(pick), bool)
+        for k in np.flatnonzero(unsure[pick]).tolist():  # the tests of _groups_pairwise
+            p, q = pips[int(ti[k])], pips[int(tj[k])]
+            rm_pq = (p.r + q.r) / 2
+            dist = math.hypot(p.x - q.x, p.y - q.y)
+            good[k] = (1.8 * rm_pq <= dist <= 11.0 * rm_pq
+                       and _colour_dist(p.face, q.face) <= float(tt[k]))  # fmt: skip
+        ti, tj, tt = ti[good], tj[good], tt[good]
+        ok = _on_face_lines(work, pips, x, y, face32, ti, tj, tt, pip_mask)
+        up = parent.tolist()
+        for i, j in zip(ti[ok].tolist(), tj[ok].tolist(), strict=True):
+            up[_root(up, i)] = _root(up, j)
+        parent = np.array(up)
+        done = np.ones(len(ci), bool)
+        done[pick] = False  # tested: joined, or never to be joined
+        ci, cj, unsure, tol = ci[done], cj[done], unsure[done], tol[done]
+    groups: dict[int, list[Pip]] = {}
+    for i, root in enumerate(_roots(parent).tolist()):
+        groups.setdefault(root, []).append(pips[i])
+    return list(groups.values())
+
+
+def _roots(parent: np.ndarray) -> np.ndarray:
+    """Every point's group (union-find roots), all at once; ``parent`` is compressed."""
+    while True:
+        up = parent[parent]
+        if np.array_equal(up, parent):
+            return parent
+        parent[:] = up
+
+
+def _root(parent: list[int], i: int) -> int:
+    """The root of ``i`` (path halving)."""
+    while parent[i] != i:
+        parent[i] = parent[parent[i]]
+        i = parent[i]
+    return i
+
+
+def _on_face_lines(work: np.ndarray, pips: list[Pip], x: np.ndarray, y: np.ndarray,
+                   face32: np.ndarray, ti: np.ndarray, tj: np.ndarray, tols: np.ndarray,
+                   pip_mask: np.ndarray) -> np.ndarray:  # fmt: skip
+    """:func:`_on_face_line` for many pairs of ``pips`` at once (pairs ``ti[k], tj[k]`` with
+    tolerance ``tols[k]``; ``x``, ``y``, ``face32``: the pips' centres and ring colours as
+    arrays): the same samples, the same arithmetic (float32 colours, the tolerance as
+    float32), the same answers."""
+    m = len(ti)
+    if not m:
+        return np.zeros(0, bool)
+    h, w = work.shape[:2]
+    px, py = x[ti], y[ti]
+    dx, dy = x[tj] - px, y[tj] - py
+    dist = np.hypot(dx, dy)
+    # samples per line: int(math.hypot(...)); np.hypot may differ from it in the last bit,
+    # which matters only next to a whole number
+    counts = np.floor(dist).astype(np.int64)
+    for k in np.flatnonzero(np.abs(dist - np.round(dist)) < 1e-9 * np.maximum(dist, 1)):
+        p, q = pips[int(ti[k])], pips[int(tj[k])]
+        counts[k] = int(math.hypot(q.x - p.x, q.y - p.y))
+    counts = np.maximum(counts, 6)
+    seg = np.repeat(np.arange(m), counts)
+    ends = np.cumsum(counts)
+    starts = ends - counts
+    t = (np.arange(len(seg)) - starts[seg]) * (1.0 / (counts - 1))[seg]
+    t[ends - 1] = 1.0
+    xs = np.minimum(np.maximum(np.round(px[seg] + dx[seg] * t).astype(int), 0), w - 1)
+    ys = np.minimum(np.maximum(np.round(py[seg] + dy[seg] * t).astype(int), 0), h - 1)
+    keep = pip_mask[ys, xs] == 0
+    kseg = seg[keep]
+    samples = work[ys[keep], xs[keep]].astype(np.float32)
+    faces = (face32[ti] + face32[tj]) / 2
+    d = np.sqrt(((samples - faces[kseg]) ** 2).sum(axis=1))
+    tol32 = tols.astype(np.float32)
+    bad = np.bincount(kseg[d > tol32[kseg]], minlength=m)
+    kept = np.bincount(kseg, minlength=m)
+    # no samples left, no bad one, or a single stray one (noise) on a long enough line
+    return (kept < 2) | (bad == 0) | ((bad <= 1) & (kept >= 8))
+
+
+def _groups_pairwise(work: np.ndarray, pips: list[Pip], strict: float = 1.0
+                     ) -> list[list[Pip]]:  # fmt: skip
+    """:func:`_groups` pair by pair, over n x n pair matrices: the reference (tests)."""
     n = len(pips)
     parent = list(range(n))
 
@@ -948,7 +1137,11 @@ def _read_faces(
     found around it, or 2 or more pips) go to ``failed``."""
     notes: list[str] = []
     faces: list[_Face] = []
-    todo = [(g, 1.0) for g in _groups(work, pips)]
+    # the pairs near each other, found once for all the pips: a group split again (a
+    # cluster of thousands of texture "pips" on a busy table) keeps its own
+    near = _near_pips(pips) if len(pips) > _FEW_PIPS else None
+    index = {id(p): k for k, p in enumerate(pips)}
+    todo = [(g, 1.0) for g in _groups(work, pips, near=near)]
     view = _squashed_view(pips)
     while todo:
         group, strict = todo.pop()
@@ -960,7 +1153,10 @@ def _read_faces(
             face = _classify(grey, group, resp)
         if (face is None or len(group) > 6) and len(group) > 2 and strict > 0.4:
             # maybe two faces (a top and a side face, or two touching dice): split harder
-            parts = _groups(work, group, strict * 0.6)
+            within = None
+            if near is not None and len(group) > _FEW_PIPS:
+                within = _near_within(near, index, len(pips), group)
+            parts = _groups(work, group, strict * 0.6, within)
             if len(parts) > 1:
                 todo.extend((g, strict * 0.6) for g in parts)
                 continue

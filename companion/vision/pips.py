@@ -78,10 +78,14 @@ def intensities(bgr: np.ndarray) -> dict[int, np.ndarray]:
 
 
 def find_pips(
-    bgr: np.ndarray, planes: dict[int, np.ndarray]
+    bgr: np.ndarray, planes: dict[int, np.ndarray], max_found: int | None = None
 ) -> tuple[list[Pip], dict[int, np.ndarray]]:
     """All pip-like blobs of both polarities in a (denoised) working-size image, and the
-    full-resolution black-hat / top-hat responses (by polarity) for later checks."""
+    full-resolution black-hat / top-hat responses (by polarity) for later checks.
+
+    ``max_found``: once more than this many blobs of one or more scales and polarities
+    are pips, stop and return them as they are (not deduplicated: more than ``max_found``),
+    for a caller that does not read a picture with that many (a busy table read closer)."""
     h, w = bgr.shape[:2]
     found: list[Pip] = []
     responses: dict[int, np.ndarray] = {}
@@ -103,6 +107,8 @@ def find_pips(
         ]
         found.extend(p for p in _describe_all(bgr, planes[polarity], scaled, polarity, level)
                      if 0 <= p.x < w and 0 <= p.y < h)  # fmt: skip
+        if max_found is not None and len(found) > max_found:
+            return found, responses
     return _dedupe(found), responses
 
 
@@ -561,8 +567,117 @@ def _offsets(key: int, width: int) -> tuple[int, np.ndarray, np.ndarray]:
     return reach, flat(inner), flat(ring)
 
 
+def near_pairs(x: np.ndarray, y: np.ndarray, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair (i, j), i < j, of points at most the ``reach`` of one of the two apart
+    (callers give a reach with some slack and apply their exact tests), in row-major order
+    of (i, j), as the ``np.nonzero`` of an upper-triangular pair matrix gives them.
+
+    Pip candidates on a busy table (a perforated mat, granite) run into the thousands: the
+    n x n pair matrices the callers used to build took seconds, and the points near each
+    point are few. Points are sorted into square cells (half the median reach); each point
+    looks at the cells its reach touches, one row of cells at a time (a row's cells are
+    one run of the sorted keys); points that reach more than ``_ROWS`` rows away (few) are
+    paired with every point."""
+    n = len(x)
+    none = np.zeros(0, np.intp)
+    if n < 2:
+        return none, none
+    cell = max(0.5 * float(np.median(reach)), 1.0)
+    x0, y0 = float(x.min()), float(y.min())
+    cx = np.floor((x - x0) / cell).astype(np.int64)
+    cy = np.floor((y - y0) / cell).astype(np.int64)
+    lo_x = np.floor((x - reach - x0) / cell).astype(np.int64)
+    hi_x = np.floor((x + reach - x0) / cell).astype(np.int64)
+    lo_y = np.floor((y - reach - y0) / cell).astype(np.int64)
+    hi_y = np.floor((y + reach - y0) / cell).astype(np.int64)
+    cols = int(cx.max()) + 1
+    key = cy * cols + cx
+    order = np.argsort(key, kind="stable")
+    skey = key[order]
+    firsts: list[np.ndarray] = []
+    seconds: list[np.ndarray] = []
+    wide = (hi_y - lo_y) > 2 * _ROWS
+    if wide.any():  # a few far-reaching points: paired with every point
+        wi = np.flatnonzero(wide)
+        firsts.append(np.repeat(wi, n))
+        seconds.append(np.tile(np.arange(n), len(wi)))
+    narrow = np.flatnonzero(~wide)
+    lo_x, hi_x = np.clip(lo_x[narrow], 0, cols - 1), np.clip(hi_x[narrow], 0, cols - 1)
+    for dy in range(-_ROWS, _ROWS + 1):
+        row = cy[narrow] + dy
+        on = (row >= lo_y[narrow]) & (row <= hi_y[narrow])
+        if not on.any():
+            continue
+        src = narrow[on]
+        lo = np.searchsorted(skey, row[on] * cols + lo_x[on], side="left")
+        hi = np.searchsorted(skey, row[on] * cols + hi_x[on], side="right")
+        count = hi - lo
+        has = count > 0
+        src, lo, count = src[has], lo[has], count[has]
+        total = int(count.sum())
+        if not total:
+            continue
+        starts = np.repeat(lo - (np.cumsum(count) - count), count)
+        firsts.append(np.repeat(src, count))
+        seconds.append(order[starts + np.arange(total)])
+    if not firsts:
+        return none, none
+    a = np.concatenate(firsts)
+    b = np.concatenate(seconds)
+    # within a's reach, each pair once: from its first point, or from its second when the
+    # first does not reach it
+    d = np.hypot(x[a] - x[b], y[a] - y[b])
+    ok = (a != b) & (d <= reach[a]) & ((a < b) | (d > reach[b]))
+    a, b = a[ok], b[ok]
+    code = np.sort(np.minimum(a, b) * n + np.maximum(a, b))
+    return (code // n).astype(np.intp), (code % n).astype(np.intp)
+
+
+_ROWS = 8  # see near_pairs
+
+
 def _dedupe(pips: list[Pip]) -> list[Pip]:
-    """One candidate per blob: the same pip is often seen at two pyramid levels."""
+    """One candidate per blob: the same pip is often seen at two pyramid levels.
+
+    The pairs tested are only those near each other (:func:`near_pairs`): the same pips, in
+    the same order, as :func:`_dedupe_dense` (the pair-matrix reference), in a time that
+    grows with the candidates, not with their square (a perforated mat: 15,000 candidates
+    at 1280 px, 2.9 s with the matrices)."""
+    pips = sorted(pips, key=lambda p: -p.contrast)
+    n = len(pips)
+    if n == 0:
+        return []
+    x = np.array([p.x for p in pips])
+    y = np.array([p.y for p in pips])
+    r = np.array([p.r for p in pips])
+    pol = np.array([p.polarity for p in pips])
+    con = np.array([p.contrast for p in pips])
+    # every test below needs the two within the larger radius
+    a, b = near_pairs(x, y, r)  # a < b: a is the stronger
+    dist = np.hypot(x[b] - x[a], y[b] - y[a])
+    same = pol[a] == pol[b]
+    # b (later) is the same structure as a (earlier, stronger): see _dedupe_dense
+    clash = np.where(same, dist < np.maximum(r[b], r[a]),
+                     dist < 0.7 * np.minimum(r[b], r[a]))  # fmt: skip
+    rows, cols = b[clash].tolist(), a[clash].tolist()
+    earlier: dict[int, list[int]] = {}
+    for row, col in zip(rows, cols, strict=True):
+        earlier.setdefault(row, []).append(col)
+    keep = [True] * n
+    for row in sorted(earlier):
+        keep[row] = not any(keep[col] for col in earlier[row])
+    kept = np.array(keep)
+    # a blob holding smaller, stronger blobs of the other polarity is a die body, not a pip
+    body = np.zeros(n, bool)
+    for big, small in ((a, b), (b, a)):
+        hit = (~same & (r[small] < 0.6 * r[big]) & (con[small] > 1.2 * con[big])
+               & (dist < 0.9 * r[big]) & kept[small])  # fmt: skip
+        body[big[hit]] = True
+    return [p for i, p in enumerate(pips) if keep[i] and not body[i]]
+
+
+def _dedupe_dense(pips: list[Pip]) -> list[Pip]:
+    """:func:`_dedupe` with n x n pair matrices: the reference (tests)."""
     pips = sorted(pips, key=lambda p: -p.contrast)
     n = len(pips)
     if n == 0:
