@@ -64,6 +64,7 @@ MAX_DICE = 12
 BIG_PIPS = 1.22  # a 2 or 3 whose pips are this much bigger for its side than a 4-6's: asked,
 BIG_PIPS_CENTRED = 1.36  # ... unless it is centred on its die body (OFF_CENTRE) and below this
 OFF_CENTRE = 0.3  # opposite rays' reach from a face's centre differ by this of their mean
+OPEN_RAYS = 4  # a 2 or 3 with more rays than this running on over its colour: no die body
 EDGE_REACH = 1.2  # a 1-4 this many sides from the picture's edge, its body on the edge: asked
 EDGE_STRIP = 5  # ... "on the edge": in the outermost EDGE_STRIP px (pips that near are lost)
 EDGE_COLOUR = 60.0  # ... and within this (sum of |BGR| differences) of its face colour
@@ -226,8 +227,10 @@ def _read_classical(img: np.ndarray, scale: float, max_pips: int | None = None,
     _flag_side_faces(work, faces, notes)
     _flag_neighbour_pips(faces, pips, notes)
     _flag_rest_of_a_face(faces, responses, notes)
+    _flag_lattice(faces, responses, notes)
     _flag_pips_that_are_dice(faces, notes)
     _flag_odd_proportions(work, planes[GREY], faces, notes)
+    _flag_no_body(work, planes[GREY], faces, notes)
     if edges:
         _flag_cut_by_edge(work, faces, notes)
     return faces, failed, notes, dropped
@@ -1368,6 +1371,43 @@ def _flag_rest_of_a_face(faces: list[_Face], responses: dict[int, np.ndarray],
                 break
 
 
+def _flag_lattice(faces: list[_Face], responses: dict[int, np.ndarray], notes: list[str]
+                  ) -> None:  # fmt: skip
+    """A 4 or a 5 whose layout carries on around it, pip-like marks a layout's width
+    beyond it on two sides or more (every place of the shifted layout that is not its own),
+    is part of a lattice: the holes of a perforated mat, the dots of a printed pattern,
+    where four of them fit a 4 with nothing in its empty cells. Asked, unsettled (a real 4
+    on such a mat is asked too). A 6, or a lattice as fine as its rows, has pips in the
+    cells a 4 or a 5 leaves empty: those are caught by the cells."""
+    for f in faces:
+        if f.uncertain or len(f.pips) not in (4, 5):
+            continue
+        fit = _fit_affine(np.array([(p.x, p.y) for p in f.pips]))
+        if fit is None:
+            continue
+        m = fit[0]
+        resp = responses[f.pips[0].polarity]
+        h, w = resp.shape
+        rad = max(1, round(0.5 * _median([p.r for p in f.pips])))
+        thr = max(16.0, 0.45 * _median([p.contrast for p in f.pips]))
+        own = {(int(x), int(y)) for x, y in _LAYOUTS[len(f.pips)]}
+        sides = 0
+        for dx, dy in ((2, 0), (-2, 0), (0, 2), (0, -2)):
+            grid = [(x + dx, y + dy) for x, y in _LAYOUTS[len(f.pips)]]
+            grid = [g for g in grid if (int(g[0]), int(g[1])) not in own]
+            places = np.rint(np.c_[np.array(grid), np.ones(len(grid))] @ m).astype(int)
+            if places.min() < rad or np.any(places[:, 0] >= w - rad) or np.any(
+                    places[:, 1] >= h - rad):  # fmt: skip
+                continue
+            sides += all(float(resp[y - rad : y + rad + 1, x - rad : x + rad + 1].mean()) > thr
+                         for x, y in places)  # fmt: skip
+        if sides >= 2:
+            f.uncertain = f.unsettled = True
+            f.confidence = min(f.confidence, 0.5)
+            notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): its layout carries on around it "
+                         f"on {sides} sides (a lattice of dots or holes?)")  # fmt: skip
+
+
 def _flag_odd_proportions(work: np.ndarray, grey: np.ndarray, faces: list[_Face],
                           notes: list[str]) -> None:  # fmt: skip
     """Dice of one set share their pip size to side ratio. A 2 or a 3 is fitted from a single
@@ -1407,13 +1447,25 @@ def _flag_odd_proportions(work: np.ndarray, grey: np.ndarray, faces: list[_Face]
 
 def _off_body_centre(work: np.ndarray, grey: np.ndarray, f: _Face) -> float | None:
     """How far the face-coloured body around a face lies off the face's centre: the largest
-    difference between opposite rays' reach from the centre to the body's edge, over their
-    mean reach (0: centred; the pips of a face on a quarter of its die, about 1). Rays cross
-    the face's own pips; any other mark stops them, as does the edge of a die's top face
-    seen obliquely if it shows (if not, a ray going down the picture may run on over the
-    die's front face, and a centred face looks off-centre: asked, never the other way).
-    None: the body is not closed (a ray runs on past 1.5 times the face's side) or the
-    picture's edge cuts it."""
+    difference between opposite rays' reach from the centre to the body's edge
+    (:func:`_body_rays`), over their mean reach (0: centred; the pips of a face on a
+    quarter of its die, about 1). Seen obliquely, if the edge of a die's top face does not
+    show, a ray going down the picture may run on over the die's front face, and a centred
+    face looks off-centre: asked, never the other way. None: the body is not closed (a ray
+    runs on past 1.5 times the face's side) or the picture's edge cuts it."""
+    reach, open_, out = _body_rays(work, grey, f)
+    if np.any(open_ | out):
+        return None
+    diff = reach[:8] - reach[8:]
+    return float(np.max(np.abs(diff)) / np.mean(reach))
+
+
+def _body_rays(work: np.ndarray, grey: np.ndarray, f: _Face
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+    """16 rays from a face's centre over the face-coloured pixels around it, to where the
+    colour or a gradient says the die body ends: each ray's reach (px), whether it ran on
+    past 1.5 times the face's side (open), and whether it left the picture first (out).
+    Rays cross the face's own pips (and their dark rims); any other mark stops them."""
     pips = f.pips
     contrast = _median([p.contrast for p in pips])
     face = np.array([_median([p.face[c] for p in pips]) for c in range(3)], np.float32)
@@ -1442,8 +1494,26 @@ def _off_body_centre(work: np.ndarray, grey: np.ndarray, f: _Face) -> float | No
     stop = ((grad[ys - y0, xs - x0] > edge) | (colour > tol)) & ~grown & inside
     first_stop = np.where(stop.any(axis=1), stop.argmax(axis=1), len(steps))
     first_out = np.where((~inside).any(axis=1), (~inside).argmax(axis=1), len(steps))
-    if np.any(first_stop >= np.minimum(first_out, len(steps))):
-        return None
-    reach = steps[first_stop]
-    diff = reach[:8] - reach[8:]
-    return float(np.max(np.abs(diff)) / np.mean(reach))
+    out = first_out < first_stop
+    open_ = ~out & (first_stop >= len(steps))
+    return steps[np.minimum(first_stop, len(steps) - 1)], open_, out
+
+
+def _flag_no_body(work: np.ndarray, grey: np.ndarray, faces: list[_Face], notes: list[str]
+                  ) -> None:  # fmt: skip
+    """A 2 or a 3 is pips alone: two or three specks on a plain table fit one as well (on
+    a table of one colour, the table is the "face", and the face model, shown them, may see
+    a 2 too). A die's top face ends at its outline, about half a side from its middle: a 2
+    or a 3 from whose centre more than ``OPEN_RAYS`` of the rays that stay in the picture
+    run on past 1.5 sides over face-coloured pixels (:func:`_body_rays`: another die
+    touching it takes two or three) has no die body found, and is asked, unsettled. (A 1
+    has its own body test; 4 to 6 have their cells.)"""
+    for f in faces:
+        if f.uncertain or len(f.pips) not in (2, 3):
+            continue
+        _, open_, out = _body_rays(work, grey, f)
+        if int(np.sum(~out)) < 8 or int(np.sum(open_)) > OPEN_RAYS:
+            f.uncertain = f.unsettled = True
+            f.confidence = min(f.confidence, 0.5)
+            notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): no die body around its pips "
+                         f"({int(np.sum(open_))} of {int(np.sum(~out))} rays open)")  # fmt: skip

@@ -152,3 +152,25 @@ def test_a_table_too_busy_at_640_px_is_not_read_closer_and_loses_nothing(monkeyp
     made = read_pips(image)
     assert any(closer)
     assert skipped == made
+
+
+@pytest.mark.parametrize("seed", [1006, 1007, 1008])
+def test_two_specks_on_a_plain_table_are_not_a_certain_2(seed: int) -> None:
+    """Granite with a few hundred dark specks, read at 640 px: two specks about a die's
+    diagonal apart fit a 2, the table is its "face", and the face model agrees. No die body
+    ends around them: asked."""
+    sample = bench.render_busy("granite-300", seed, WEBCAM)
+    wrong, ghosts, _ = _score(sample)
+    assert (wrong, ghosts) == (0, 0)
+    obs = read_pips(sample.image)
+    assert any("no die body around its pips" in n for n in obs.notes)
+
+
+def test_four_holes_of_a_perforated_mat_are_not_a_certain_4() -> None:
+    """Four holes of a perforated mat by the frame's edge fit a 4 with nothing in its empty
+    cells; the holes carry on around it: a lattice, asked."""
+    sample = bench.render_busy("perforated", 50009, FRAME)
+    wrong, ghosts, _ = _score(sample)
+    assert (wrong, ghosts) == (0, 0)
+    obs = read_pips(sample.image)
+    assert any("a lattice of dots or holes" in n for n in obs.notes)
