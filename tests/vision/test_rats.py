@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -20,11 +21,15 @@ from companion.vision.rat_render import (
     render_rat_dice,
 )
 from companion.vision.rats import (
+    MIN_SHARP,
     RatModel,
     _along_outline,
     _Die,
+    _find_dice,
     _Mark,
     _refit_square,
+    decide_default,
+    measure_face,
     read_rats,
     teach,
 )
@@ -393,11 +398,12 @@ def test_a_die_joined_to_a_shadow_or_a_line_is_read_from_its_square(seed: int) -
     ], obs.notes
 
 
-@pytest.mark.parametrize("seed", [243, 508, 137])
+@pytest.mark.parametrize("seed", [131])
 def test_a_die_not_square_is_still_asked_when_its_square_is_in_doubt(seed: int) -> None:
-    # 243, 508: light cuts into a one-rat die (its rat and the wood around it are not in the
-    # blob): no square of a die's size fits, so it is asked, not read 0. 137: a die alone,
-    # with no clean die to say how big a face is
+    # a die alone, joined to a board's square: what sticks out of the square in its blob is
+    # thick and nearly as dark as the wood, so it may lie over the face. (Until the sixth
+    # pass: tuning seeds 243 and 508, light cutting into a one-rat die, now read over the
+    # die's hull; 137 and 567, dice alone, now read from the part as dark as their wood)
     truths, readings, obs = _standard(seed)
     odd = [(t.value, r) for t, r in zip(truths, readings, strict=True)
            if r is not None and any("not square" in n for n in obs.notes)]  # fmt: skip
@@ -477,3 +483,123 @@ def test_the_square_refit_keeps_each_of_its_guards(
     assert (die.notes == []) is refit, why
     if refit:
         assert abs(die.side - 60) < 6 and abs(die.cx - 70) < 3 and abs(die.cy - 70) < 3
+
+
+# -- sixth pass: a glare cutting into a die, a soft rat beside crisp print, a dark mat ---------
+@pytest.mark.parametrize("seed", [243, 508, 400])
+def test_a_glare_cutting_into_a_die_is_read_over_its_hull(seed: int) -> None:
+    # a glare on the varnish brightens part of the black face past the dark cut, so the die's
+    # blob has a notch (and 243, 508: its rat is in the notch). The hull is a clean die's size
+    # and no light carries on past it: the face is read over the hull (before: asked)
+    truths, readings, obs = _standard(seed)
+    assert [(r.value, r.uncertain) if r else None for r in readings] == [
+        (t.value, False) for t in truths
+    ], obs.notes
+
+
+@pytest.mark.parametrize("angle", [0, 90, 225])
+def test_a_finger_over_a_die_is_asked_not_read_over_its_hull(angle: int) -> None:
+    # something light laid over a one-rat die from outside (a finger) makes a notch too; it
+    # carries on past the die's outline, so the die is never read as a certain other value
+    at = [(200, 240, 0), (350, 240, 0), (480, 240, 0)]
+    image, truths = render_rat_dice([1, 0, 0], seed=1, table="felt", die_px=60, lean=0.0,
+                                    positions=at)  # fmt: skip
+    t = truths[0]
+    dx, dy = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    tip = (int(t.x + 0.15 * t.size * dx), int(t.y + 0.15 * t.size * dy))
+    cv2.line(image, (int(t.x + 150 * dx), int(t.y + 150 * dy)), tip, (150, 165, 200),
+             int(0.3 * t.size))  # fmt: skip
+    cv2.circle(image, tip, int(0.15 * t.size), (150, 165, 200), -1)
+    r = match(read_rats(cv2.GaussianBlur(image, (0, 0), 1.0)), truths)[0]
+    assert r is not None and (r.uncertain or r.value == 1)
+
+
+@pytest.mark.parametrize("seed", [524, 937])
+def test_a_soft_rat_beside_crisp_print_is_read_as_two(seed: int) -> None:
+    # a two-rat die where one rat is soft (524: a glare lies on it; 937: worn) and the other
+    # is crisp print: the pair passes every other check, so it is read (before: "a blurred
+    # mark", asked)
+    truths, readings, obs = _standard(seed)
+    assert [(r.value, r.uncertain) if r else None for r in readings] == [
+        (t.value, False) for t in truths
+    ], obs.notes
+
+
+def test_two_soft_marks_are_still_asked() -> None:
+    # the face of seed 937's two-rat die as measured, then with its crisp rat as soft as the
+    # other (what two glare spots or two smudges would give): nothing on the face is crisp
+    # print any more, so it is asked
+    image, truths, _ = random_scene(937)
+    v = image.max(axis=2)
+    (die,) = _find_dice(image)[0]
+    face = measure_face(v, die)
+    assert face.count == 2 and face.sharpness < MIN_SHARP <= face.sharpest
+    assert decide_default(face)[:2] == (2, 1.0)
+    value, conf, why = decide_default(replace(face, sharpest=face.sharpness))
+    assert conf < 0.9 and any("blurred" in w for w in why)
+
+
+def test_on_a_dark_mat_every_die_is_asked_once_one_barely_stands_out() -> None:
+    # dark set, seed 1 000 522 (the old held-out range): on a black mat only pieces of the
+    # dice stood out, and a piece of wood beside a one-rat die's rat read a certain 0. Other
+    # dice in the picture barely stand out from the mat, so every die found is asked
+    image, truths, _ = random_scene(1_000_522, tables=("dark",))
+    obs = read_rats(image)
+    assert obs.dice and all(d.uncertain for d in obs.dice)
+    assert any("dark mat" in n for n in obs.notes)
+
+
+@pytest.mark.parametrize("seed", [0, 137, 567])
+def test_a_die_alone_joined_to_a_board_square_is_read_from_its_wood(seed: int) -> None:
+    # a die alone on a printed board, its blob joined to a coloured square: no clean die says
+    # how big a face is, but the part of the blob as dark as the die's wood is square and
+    # gives the size; the square in the blob matches it (before: "die not square", asked)
+    truths, readings, obs = _standard(seed)
+    assert [(r.value, r.uncertain) if r else None for r in readings] == [
+        (t.value, False) for t in truths
+    ], obs.notes
+
+
+@pytest.mark.parametrize("angle", [0, 30])
+def test_a_die_alone_partly_under_something_dark_is_still_asked(angle: int) -> None:
+    # the review's dark bar over a die that is alone in the picture: the bar is as dark as the
+    # wood, so the wood's part is not square and gives no size: asked, never read as bare wood
+    for value in (1, 2):
+        img, truths = render_rat_dice([value], seed=11, table="wood", die_px=60, tilt=0.0,
+                                      positions=[(320, 240, angle)])  # fmt: skip
+        r = match(read_rats(_dark_bar(img, truths[0].x, truths[0].y, angle)), truths)[0]
+        assert r is None or r.uncertain or r.value == value, (value, r)
+
+
+@pytest.mark.parametrize("seed", [364, 779])
+def test_a_die_s_own_side_face_does_not_stop_the_square_refit(seed: int) -> None:
+    # a die joined to a board's dark square: what sticks out of the square in its blob is its
+    # own side face, thick and dark, on the side towards the picture's centre, as far as the
+    # clean dice's side faces show there; it is the die, not something over it (before: asked)
+    truths, readings, obs = _standard(seed)
+    assert [(r.value, r.uncertain) if r else None for r in readings] == [
+        (t.value, False) for t in truths
+    ], obs.notes
+
+
+@pytest.mark.parametrize("seed", [219, 305])
+def test_a_rat_whose_wood_margin_is_broken_is_still_read(seed: int) -> None:
+    # a two-rat die whose second rat lies close to the edge: blur eats the thin wood between,
+    # so the rat is a bay of the die's blob opening narrowly, not a hole. It reaches deep into
+    # the face (as print does), so it is filled in and read (before: "one mark of odd size")
+    truths, readings, obs = _standard(seed)
+    assert [(r.value, r.uncertain) if r else None for r in readings] == [
+        (t.value, False) for t in truths
+    ], obs.notes
+
+
+def test_a_notch_without_a_glare_is_not_read_over_the_hull() -> None:
+    # small set, fresh seed 2 000 390 (found by the blind run of the sixth pass): a small
+    # two-rat die (36 px) whose print cuts into its outline, no glare on it; read over its
+    # hull, its two blurred rats made one mark, a certain 1. Without broad light on the face,
+    # and below RESOLVED pixels, a notch is not a glare: the die stays asked
+    image, truths, _ = random_scene(2_000_390, die_px=(26.0, 40.0))
+    obs = read_rats(image)
+    for t, r in zip(truths, match(obs, truths), strict=True):
+        assert r is None or r.uncertain or r.value == t.value
+    assert any("notch" in n for n in obs.notes)
