@@ -64,6 +64,7 @@ MAX_DICE = 12
 BIG_PIPS = 1.22  # a 2 or 3 whose pips are this much bigger for its side than a 4-6's: asked,
 BIG_PIPS_CENTRED = 1.36  # ... unless it is centred on its die body (OFF_CENTRE) and below this
 OFF_CENTRE = 0.3  # opposite rays' reach from a face's centre differ by this of their mean
+OFF_DIAGONAL = 12.0  # ... and its pips lie within this many degrees of its body's diagonal
 OPEN_RAYS = 4  # a 2 or 3 with more rays than this running on over its colour: no die body
 EDGE_REACH = 1.2  # a 1-4 this many sides from the picture's edge, its body on the edge: asked
 EDGE_STRIP = 5  # ... "on the edge": in the outermost EDGE_STRIP px (pips that near are lost)
@@ -1436,9 +1437,12 @@ def _flag_odd_proportions(work: np.ndarray, grey: np.ndarray, faces: list[_Face]
         if big <= BIG_PIPS:
             continue
         off = _off_body_centre(work, grey, f)
-        if big <= BIG_PIPS_CENTRED and off is not None and off <= OFF_CENTRE:
+        turn = _off_body_diagonal(work, f)
+        if (big <= BIG_PIPS_CENTRED and off is not None and off <= OFF_CENTRE
+                and turn is not None and turn <= OFF_DIAGONAL):  # fmt: skip
             notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): pips {big:.2f}x the others' for "
-                         f"its side, its body centred on them ({off:.2f}): short diagonal")
+                         f"its side, its body centred on them ({off:.2f}), along its diagonal "
+                         f"({turn:.0f} deg): short diagonal")  # fmt: skip
             continue
         f.uncertain = f.unsettled = True
         f.confidence = min(f.confidence, 0.5)
@@ -1458,6 +1462,41 @@ def _off_body_centre(work: np.ndarray, grey: np.ndarray, f: _Face) -> float | No
         return None
     diff = reach[:8] - reach[8:]
     return float(np.max(np.abs(diff)) / np.mean(reach))
+
+
+def _off_body_diagonal(work: np.ndarray, f: _Face) -> float | None:
+    """Degrees between a 2's or 3's line of pips and the nearer diagonal of the die body
+    around it: the face-coloured region joined to its centre (its own pips filled in),
+    fitted with the smallest rectangle. A 2 or a 3 lies along its die's diagonal; what is
+    left of a bigger face does not: a 4's side, a 6's row or column at 0 degrees to the
+    sides, a knight's-move pair of a 6 at 27 (45 and 18 degrees off a diagonal). None when
+    that region is not one square die (part of it in shadow, joined to a side face seen
+    obliquely or to another die of its colour). From a review: a 6 whose other pips were
+    faded, glared or shadowed read as a centred "2" from its middle row."""
+    pips = f.pips
+    contrast = _median([p.contrast for p in pips])
+    face = np.array([_median([p.face[c] for p in pips]) for c in range(3)], np.float32)
+    tol = 1.6 * max(18.0, 0.18 * contrast)
+    m = int(1.2 * f.side) + 2
+    x0, y0 = max(0, round(f.x) - m), max(0, round(f.y) - m)
+    win = work[y0 : round(f.y) + m + 1, x0 : round(f.x) + m + 1].astype(np.float32)
+    mask = (np.sqrt(((win - face) ** 2).sum(axis=2)) <= tol).astype(np.uint8)
+    for p in pips:
+        cv2.circle(mask, (round(p.x - x0), round(p.y - y0)), max(2, round(1.6 * p.r)), 1, -1)
+    _, labels = cv2.connectedComponents(mask)
+    cx, cy = round(f.x) - x0, round(f.y) - y0
+    if not (0 <= cy < labels.shape[0] and 0 <= cx < labels.shape[1]) or labels[cy, cx] == 0:
+        return None
+    ys, xs = np.nonzero(labels == labels[cy, cx])
+    if len(xs) < 10:
+        return None
+    _, (a, b), angle = cv2.minAreaRect(np.c_[xs, ys].astype(np.float32))
+    if min(a, b) < 0.75 * max(a, b) or max(a, b) > 2.0 * f.side:
+        return None
+    pts = np.array([(p.x, p.y) for p in pips])
+    axis = np.linalg.svd(pts - pts.mean(axis=0))[2][0]
+    along = math.degrees(math.atan2(axis[1], axis[0]))
+    return abs(((along - angle) % 90.0) - 45.0)
 
 
 def _body_rays(work: np.ndarray, grey: np.ndarray, f: _Face
