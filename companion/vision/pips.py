@@ -636,6 +636,12 @@ def near_pairs(x: np.ndarray, y: np.ndarray, reach: np.ndarray) -> tuple[np.ndar
 _ROWS = 8  # see near_pairs
 
 
+def _columns(pips: list[Pip]) -> tuple[np.ndarray, ...]:
+    """x, y, radius, polarity and contrast of ``pips`` as arrays."""
+    return tuple(np.array([getattr(p, k) for p in pips])
+                 for k in ("x", "y", "r", "polarity", "contrast"))  # fmt: skip
+
+
 def _dedupe(pips: list[Pip]) -> list[Pip]:
     """One candidate per blob: the same pip is often seen at two pyramid levels.
 
@@ -647,11 +653,7 @@ def _dedupe(pips: list[Pip]) -> list[Pip]:
     n = len(pips)
     if n == 0:
         return []
-    x = np.array([p.x for p in pips])
-    y = np.array([p.y for p in pips])
-    r = np.array([p.r for p in pips])
-    pol = np.array([p.polarity for p in pips])
-    con = np.array([p.contrast for p in pips])
+    x, y, r, pol, con = _columns(pips)
     # every test below needs the two within the larger radius
     a, b = near_pairs(x, y, r)  # a < b: a is the stronger
     dist = np.hypot(x[b] - x[a], y[b] - y[a])
@@ -682,11 +684,7 @@ def _dedupe_dense(pips: list[Pip]) -> list[Pip]:
     n = len(pips)
     if n == 0:
         return []
-    x = np.array([p.x for p in pips])
-    y = np.array([p.y for p in pips])
-    r = np.array([p.r for p in pips])
-    pol = np.array([p.polarity for p in pips])
-    con = np.array([p.contrast for p in pips])
+    x, y, r, pol, con = _columns(pips)
     dist = np.hypot(x[:, None] - x[None, :], y[:, None] - y[None, :])
     same = pol[:, None] == pol[None, :]
     # p (row) is the same structure as an earlier, stronger q (column): a blob seen at two

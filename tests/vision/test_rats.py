@@ -298,14 +298,20 @@ def test_print_near_a_small_die_s_edge_is_not_taken_for_rim() -> None:
         assert r is None or r.uncertain or r.value == t.value
 
 
+def _small_never_certain_wrong(seed: int):  # type: ignore[no-untyped-def]
+    """Small-set scene ``seed`` (dice of 26-40 px) read: no die certain and wrong."""
+    image, truths, _ = random_scene(seed, die_px=(26.0, 40.0))
+    obs = read_rats(image)
+    for t, r in zip(truths, match(obs, truths), strict=True):
+        assert r is None or r.uncertain or r.value == t.value
+    return obs
+
+
 def test_a_die_cut_from_touching_dice_must_be_die_sized() -> None:
     # two touching 32-px dice split into three pieces of 22-26 px (tuning seed 635 of the
     # small set): the piece holding the rat read a silent 0; each piece is now compared with
     # the typical die and asked
-    image, truths, _ = random_scene(635, die_px=(26.0, 40.0))
-    obs = read_rats(image)
-    for t, r in zip(truths, match(obs, truths), strict=True):
-        assert r is None or r.uncertain or r.value == t.value
+    obs = _small_never_certain_wrong(635)
     assert any("cut from touching dice of odd size" in n for n in obs.notes)
 
 
@@ -340,16 +346,21 @@ def _standard(seed: int) -> tuple[list[RatTruth], list[DieReading | None], DiceO
     return truths, match(obs, truths), obs
 
 
+def _assert_all_read_certain(seed: int) -> None:
+    """Every die of standard tuning scene ``seed`` read right and certain."""
+    truths, readings, obs = _standard(seed)
+    assert [(r.value, r.uncertain) if r else None for r in readings] == [
+        (t.value, False) for t in truths
+    ], obs.notes
+
+
 @pytest.mark.parametrize("seed", [119, 568])
 def test_light_running_out_to_the_outline_is_read_past(seed: int) -> None:
     # a crisp, rat-sized band of light inside a die's outline that stays bright out to the
     # edge, with no dark wood between (lit table seen through the outline's corner, a lit
     # bevel): it is not print. Before, "print cut off?" asked about a blank die (119) and
     # about a one-rat die next to it (568)
-    truths, readings, obs = _standard(seed)
-    assert [(r.value, r.uncertain) if r else None for r in readings] == [
-        (t.value, False) for t in truths
-    ], obs.notes
+    _assert_all_read_certain(seed)
 
 
 def test_a_lit_rim_with_a_dark_side_face_beyond_is_still_asked() -> None:
@@ -392,10 +403,7 @@ def test_a_die_joined_to_a_shadow_or_a_line_is_read_from_its_square(seed: int) -
     # a die whose dark blob takes in its shadow or a board's line is not square; the largest
     # square inside the blob is the size of the clean dice' faces and fits at one place, so
     # the face is read from it (before: "die not square", asked)
-    truths, readings, obs = _standard(seed)
-    assert [(r.value, r.uncertain) if r else None for r in readings] == [
-        (t.value, False) for t in truths
-    ], obs.notes
+    _assert_all_read_certain(seed)
 
 
 @pytest.mark.parametrize("seed", [131])
@@ -491,10 +499,7 @@ def test_a_glare_cutting_into_a_die_is_read_over_its_hull(seed: int) -> None:
     # a glare on the varnish brightens part of the black face past the dark cut, so the die's
     # blob has a notch (and 243, 508: its rat is in the notch). The hull is a clean die's size
     # and no light carries on past it: the face is read over the hull (before: asked)
-    truths, readings, obs = _standard(seed)
-    assert [(r.value, r.uncertain) if r else None for r in readings] == [
-        (t.value, False) for t in truths
-    ], obs.notes
+    _assert_all_read_certain(seed)
 
 
 @pytest.mark.parametrize("angle", [0, 90, 225])
@@ -519,10 +524,7 @@ def test_a_soft_rat_beside_crisp_print_is_read_as_two(seed: int) -> None:
     # a two-rat die where one rat is soft (524: a glare lies on it; 937: worn) and the other
     # is crisp print: the pair passes every other check, so it is read (before: "a blurred
     # mark", asked)
-    truths, readings, obs = _standard(seed)
-    assert [(r.value, r.uncertain) if r else None for r in readings] == [
-        (t.value, False) for t in truths
-    ], obs.notes
+    _assert_all_read_certain(seed)
 
 
 def test_two_soft_marks_are_still_asked() -> None:
@@ -554,10 +556,7 @@ def test_a_die_alone_joined_to_a_board_square_is_read_from_its_wood(seed: int) -
     # a die alone on a printed board, its blob joined to a coloured square: no clean die says
     # how big a face is, but the part of the blob as dark as the die's wood is square and
     # gives the size; the square in the blob matches it (before: "die not square", asked)
-    truths, readings, obs = _standard(seed)
-    assert [(r.value, r.uncertain) if r else None for r in readings] == [
-        (t.value, False) for t in truths
-    ], obs.notes
+    _assert_all_read_certain(seed)
 
 
 @pytest.mark.parametrize("angle", [0, 30])
@@ -576,10 +575,7 @@ def test_a_die_s_own_side_face_does_not_stop_the_square_refit(seed: int) -> None
     # a die joined to a board's dark square: what sticks out of the square in its blob is its
     # own side face, thick and dark, on the side towards the picture's centre, as far as the
     # clean dice's side faces show there; it is the die, not something over it (before: asked)
-    truths, readings, obs = _standard(seed)
-    assert [(r.value, r.uncertain) if r else None for r in readings] == [
-        (t.value, False) for t in truths
-    ], obs.notes
+    _assert_all_read_certain(seed)
 
 
 @pytest.mark.parametrize("seed", [219, 305])
@@ -587,10 +583,7 @@ def test_a_rat_whose_wood_margin_is_broken_is_still_read(seed: int) -> None:
     # a two-rat die whose second rat lies close to the edge: blur eats the thin wood between,
     # so the rat is a bay of the die's blob opening narrowly, not a hole. It reaches deep into
     # the face (as print does), so it is filled in and read (before: "one mark of odd size")
-    truths, readings, obs = _standard(seed)
-    assert [(r.value, r.uncertain) if r else None for r in readings] == [
-        (t.value, False) for t in truths
-    ], obs.notes
+    _assert_all_read_certain(seed)
 
 
 def test_a_notch_without_a_glare_is_not_read_over_the_hull() -> None:
@@ -598,8 +591,5 @@ def test_a_notch_without_a_glare_is_not_read_over_the_hull() -> None:
     # two-rat die (36 px) whose print cuts into its outline, no glare on it; read over its
     # hull, its two blurred rats made one mark, a certain 1. Without broad light on the face,
     # and below RESOLVED pixels, a notch is not a glare: the die stays asked
-    image, truths, _ = random_scene(2_000_390, die_px=(26.0, 40.0))
-    obs = read_rats(image)
-    for t, r in zip(truths, match(obs, truths), strict=True):
-        assert r is None or r.uncertain or r.value == t.value
+    obs = _small_never_certain_wrong(2_000_390)
     assert any("notch" in n for n in obs.notes)
