@@ -15,9 +15,13 @@ no state. The pipeline, all classical OpenCV:
    and the rest of the face in the image: a cell that should be empty but looks like a pip,
    marks left unexplained, pips of unequal sizes, a squash that the pips do not share (in
    size, or for a 4 or a 5 in direction), a similar pip nearby left out of a 2 or a 3, pips
-   too big for a 2 or 3 compared with the other dice in view, or a 2 with pips too small
-   to prove that no other pip is there all make the die uncertain (it is never silently
-   re-valued);
+   too big for a 2 or 3 compared with the other dice in view (unless the die body is
+   centred on it and it lies along the body's diagonal: dice that print their 2 and 3 on
+   a shorter diagonal), a 2 with pips too small to prove that no other pip is there, a 2
+   or 3 with no die body around it or with pip-like marks where the rest of a 4 or 6
+   would be, a 4 or 5 whose layout carries on around it (a lattice of holes or dots), a
+   face one of whose pips is a die read there: all make the die uncertain (it is never
+   silently re-valued);
 5. a lone pip is a 1 only when a closed face-coloured body surrounds it, centred on it;
 6. two faces centred on one spot are one die read twice (pips found at two scales, or the
    light gaps between dark pips): the one with more pips is kept;
@@ -1354,22 +1358,28 @@ def _flag_rest_of_a_face(faces: list[_Face], responses: dict[int, np.ndarray],
         pts = pts[np.argsort((pts - pts.mean(axis=0)) @ along)]
         step = (pts[-1] - pts[0]) / (len(pts) - 1)
         beside = np.array([-step[1], step[0]])
-        resp = responses[f.pips[0].polarity]
-        h, w = resp.shape
-        rad = max(1, round(0.5 * _median([p.r for p in f.pips])))
-        thr = max(16.0, 0.45 * _median([p.contrast for p in f.pips]))
         for k in (1.0, -1.0, 2.0, -2.0) if len(pts) == 2 else (2.0, -2.0):
-            places = np.rint(pts + k * beside).astype(int)
-            if places.min() < rad or np.any(places[:, 0] >= w - rad) or np.any(
-                    places[:, 1] >= h - rad):  # fmt: skip
-                continue
-            if all(float(resp[y - rad : y + rad + 1, x - rad : x + rad + 1].mean()) > thr
-                   for x, y in places):  # fmt: skip
+            if _pips_at(responses, f, pts + k * beside):
                 f.uncertain = f.unsettled = True
                 f.confidence = min(f.confidence, 0.5)
                 notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): pip-like marks where the rest "
                              "of a bigger face would be")  # fmt: skip
                 break
+
+
+def _pips_at(responses: dict[int, np.ndarray], f: _Face, places: np.ndarray) -> bool:
+    """Whether every one of ``places`` (x, y rows) shows a response like ``f``'s pips (as
+    `_stray_marks` counts it): its mean over a square of half a pip radius around it (False
+    when one lies off the picture)."""
+    resp = responses[f.pips[0].polarity]
+    h, w = resp.shape
+    rad = max(1, round(0.5 * _median([p.r for p in f.pips])))
+    thr = max(16.0, 0.45 * _median([p.contrast for p in f.pips]))
+    xy = np.rint(places).astype(int)
+    if xy.min() < rad or np.any(xy[:, 0] >= w - rad) or np.any(xy[:, 1] >= h - rad):
+        return False
+    return all(float(resp[y - rad : y + rad + 1, x - rad : x + rad + 1].mean()) > thr
+               for x, y in xy)  # fmt: skip
 
 
 def _flag_lattice(faces: list[_Face], responses: dict[int, np.ndarray], notes: list[str]
@@ -1387,21 +1397,12 @@ def _flag_lattice(faces: list[_Face], responses: dict[int, np.ndarray], notes: l
         if fit is None:
             continue
         m = fit[0]
-        resp = responses[f.pips[0].polarity]
-        h, w = resp.shape
-        rad = max(1, round(0.5 * _median([p.r for p in f.pips])))
-        thr = max(16.0, 0.45 * _median([p.contrast for p in f.pips]))
         own = {(int(x), int(y)) for x, y in _LAYOUTS[len(f.pips)]}
         sides = 0
         for dx, dy in ((2, 0), (-2, 0), (0, 2), (0, -2)):
             grid = [(x + dx, y + dy) for x, y in _LAYOUTS[len(f.pips)]]
             grid = [g for g in grid if (int(g[0]), int(g[1])) not in own]
-            places = np.rint(np.c_[np.array(grid), np.ones(len(grid))] @ m).astype(int)
-            if places.min() < rad or np.any(places[:, 0] >= w - rad) or np.any(
-                    places[:, 1] >= h - rad):  # fmt: skip
-                continue
-            sides += all(float(resp[y - rad : y + rad + 1, x - rad : x + rad + 1].mean()) > thr
-                         for x, y in places)  # fmt: skip
+            sides += _pips_at(responses, f, np.c_[np.array(grid), np.ones(len(grid))] @ m)
         if sides >= 2:
             f.uncertain = f.unsettled = True
             f.confidence = min(f.confidence, 0.5)
