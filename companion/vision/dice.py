@@ -1437,10 +1437,9 @@ def _flag_odd_proportions(work: np.ndarray, grey: np.ndarray, faces: list[_Face]
         big = ratio(f) / typical
         if big <= BIG_PIPS:
             continue
-        off = _off_body_centre(work, grey, f)
-        turn = _off_body_diagonal(work, f)
-        if (big <= BIG_PIPS_CENTRED and off is not None and off <= OFF_CENTRE
-                and turn is not None and turn <= OFF_DIAGONAL):  # fmt: skip
+        off = _off_body_centre(work, grey, f) if big <= BIG_PIPS_CENTRED else None
+        turn = _off_body_diagonal(work, f) if off is not None and off <= OFF_CENTRE else None
+        if off is not None and turn is not None and turn <= OFF_DIAGONAL:
             notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): pips {big:.2f}x the others' for "
                          f"its side, its body centred on them ({off:.2f}), along its diagonal "
                          f"({turn:.0f} deg): short diagonal")  # fmt: skip
