@@ -6,6 +6,7 @@
                                    [--dump FILE] [--max-dice N] [--classical]
                                    [--without-finder]
     python tools/benchmark_dice.py --set busy [--split ...] [--limit N]
+    python tools/benchmark_dice.py --set synthetic-oblique [--split ...] [--limit N]
 
 For every set and split it prints: images, dice, dice correct, silent wrong (matched, wrong
 value, not flagged), asked (matched, flagged uncertain), missed (label with no reading),
@@ -38,6 +39,13 @@ printed board with dots), each at 1280 x 960 (dice of 26-40 px) and 640 x 480 (3
 10 renders per kind and size unless ``--limit``, seeds as the synthetic sets'. Its rows
 also give the median and the longest time per image.
 
+``--set synthetic-oblique`` (seventh pass; not part of ``all``, whose rows stay comparable
+with the earlier passes'): 3D dice seen by a camera tilted 0 to 35 degrees from straight down,
+their side faces and the pips on them in view (``render_oblique``), 1-6 dice in 640 x 480,
+the synthetic styles, three quarters of the renders with dice of 30-70 px, a quarter of
+18-30 px; seeds as the synthetic sets'. A label is the top face's projected centre and
+bounding box. It prints a row per tilt band (0-15, 15-25, 25-35 degrees) and one for all.
+
 From the sixth pass the held-out part is cut in two (``--split heldout-a`` / ``heldout-b``):
 photos by the parity of a CRC-32 of their file name, renders by seed range. ``heldout-a``
 (held-out photos with an even CRC, renders from seed 50 000: the range reported as held-out
@@ -59,7 +67,7 @@ import sys
 import time
 import zlib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import TextIO
 
@@ -72,7 +80,13 @@ if str(ROOT) not in sys.path:
 
 from scoring import Counts  # noqa: E402
 
-from companion.devices.synthetic import STANDARD, DiceDesign, render_dice  # noqa: E402
+from companion.devices.synthetic import (  # noqa: E402
+    STANDARD,
+    DiceDesign,
+    ObliqueTruth,
+    render_dice,
+    render_oblique,
+)
 from companion.vision.dice import read_pips  # noqa: E402
 from companion.vision.observation import DiceObservation, DieReading  # noqa: E402
 
@@ -265,6 +279,54 @@ def synthetic_samples(limit: int | None, first_seed: int = 1000, far: bool = Fal
         labels = [Label(t.value, t.x, t.y, t.size, t.size) for t in truth]
         kind = "-far" if far else "-designs" if designs else ""
         yield Sample(f"synth{kind}-{seed}-{table}-{die}-{pip}", img, labels)
+
+
+# -- oblique views (issue 4, seventh pass) -----------------------------------------------------
+OBLIQUE_BANDS = ((0.0, 15.0), (15.0, 25.0), (25.0, 35.0))
+
+
+def oblique_params(seed: int) -> tuple[float, int, list[int], float]:
+    """(tilt in degrees, style index, values, die side in px) of the oblique render ``seed``."""
+    rng = np.random.default_rng([seed, 97])
+    tilt = float(rng.uniform(0.0, 35.0))
+    style = int(rng.integers(len(SYNTH_STYLES)))
+    values = [int(v) for v in rng.integers(1, 7, int(rng.integers(1, 7)))]
+    small = rng.random() < 0.25
+    die_px = float(rng.uniform(18.0, 30.0) if small else rng.uniform(30.0, 70.0))
+    return tilt, style, values, die_px
+
+
+def render_oblique_sample(seed: int) -> tuple[Sample, list[ObliqueTruth]]:
+    """The oblique render ``seed`` as a benchmark sample (labels: top faces), and its truth
+    (with the side faces in view). ValueError when its dice cannot be placed."""
+    tilt, style, values, die_px = oblique_params(seed)
+    table, die, pip = SYNTH_STYLES[style]
+    img, truth = render_oblique(values, seed, (640, 480), tilt_deg=tilt, die_px=die_px,
+                                table=table, die_colour=die, pip_colour=pip)  # fmt: skip
+    labels = [Label(t.value, t.x, t.y, t.box[2] - t.box[0], t.box[3] - t.box[1]) for t in truth]
+    name = f"oblique-{seed}-t{tilt:.0f}-{die_px:.0f}px-{table}-{die}-{pip}"
+    return Sample(name, img, labels), truth
+
+
+def oblique_samples(limit: int | None, first_seed: int = 1000,
+                    band: tuple[float, float] = (0.0, 90.0)) -> Iterator[Sample]:  # fmt: skip
+    """The oblique renders of seeds ``first_seed`` .. + ``limit`` (default 100) whose tilt
+    lies in ``band`` (degrees, lower bound included)."""
+    for seed in range(first_seed, first_seed + (limit or 100)):
+        if not band[0] <= oblique_params(seed)[0] < band[1]:
+            continue
+        try:
+            yield render_oblique_sample(seed)[0]
+        except ValueError:
+            continue
+
+
+def _merge(total: Tally, part: Tally) -> None:
+    """Add ``part``'s counts, failures and times to ``total``."""
+    for f in fields(Counts):
+        setattr(total, f.name, getattr(total, f.name) + getattr(part, f.name))
+    total.failures += part.failures
+    total.times += part.times
 
 
 # -- busy tables (issue 4, sixth pass) ----------------------------------------------------------
@@ -507,7 +569,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--set", default="all",
                     choices=["webcam-white", "tabletop-augmented", "synthetic", "synthetic-far",
-                             "synthetic-designs", "all", "busy"])  # fmt: skip
+                             "synthetic-designs", "all", "busy", "synthetic-oblique"])  # fmt: skip
     ap.add_argument("--split", default="all",
                     choices=["train", "heldout", "heldout-a", "heldout-b", "all"])  # fmt: skip
     ap.add_argument("--limit", type=int, default=None, help="at most N images per set/split")
@@ -538,6 +600,9 @@ def main(argv: list[str] | None = None) -> int:
     print(HEADER)
     for set_name in sets:
         for split in splits:
+            if set_name == "synthetic-oblique":
+                _run_oblique(args, readers, dump, split)
+                continue
             if set_name.startswith("busy-"):
                 kind, width = set_name[5:].rsplit("-", 1)
                 size = next(s for s in BUSY_SIZES if s[0] == int(width))
@@ -566,6 +631,25 @@ def main(argv: list[str] | None = None) -> int:
     if dump is not None:
         dump.close()
     return 0
+
+
+def _run_oblique(args: argparse.Namespace,
+                 readers: dict[str, Callable[[np.ndarray], DiceObservation]],
+                 dump: TextIO | None, split: str) -> None:  # fmt: skip
+    """The synthetic-oblique rows of one split: one per tilt band, then all tilts."""
+    first = {"train": 1000, "heldout-b": 2_000_000}.get(split, 50_000)
+    totals = {name: Tally() for name in readers}
+    for low, high in OBLIQUE_BANDS:
+        samples = oblique_samples(args.limit, first_seed=first, band=(low, high))
+        tallies = run(samples, readers, dump, ("synthetic-oblique", split))
+        for name, tally in tallies.items():
+            print(tally.row(f"oblique {low:.0f}-{high:.0f} deg / {split} / {name}"), flush=True)
+            _merge(totals[name], tally)
+    for name, tally in totals.items():
+        print(tally.row(f"synthetic-oblique / {split} / {name}"), flush=True)
+        if args.failures and name == "reader":
+            for line in tally.failures:
+                print("    " + line)
 
 
 if __name__ == "__main__":

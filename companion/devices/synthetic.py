@@ -5,6 +5,11 @@ white or a dark mat) under a soft light, dice as rounded squares with a bevelled
 standard pip layouts for 1 to 6, random rotation, non-overlapping random positions and a soft
 shadow, then a little optical blur and sensor noise. Same arguments, same pixels.
 
+:func:`render_oblique` draws dice as cubes seen by a camera tilted up to about 40 degrees:
+the top face a squashed quadrilateral, the side faces in view with their own shading and
+pips (legal neighbours of the top value, as a right-handed die has them), a shadow cast
+along the lamp's light; its truth is each top face's projected centre, size and box.
+
 :class:`SyntheticSource` is a frame source built on it: demo mode's "camera" (``R`` = a new
 roll) and a test bench for the vision code. A roll can start with a few *motion* frames
 (dice sliding, tumbling and blurred) before the dice settle, so settle logic can be tested.
@@ -620,3 +625,347 @@ class SyntheticSource(_Source):
         """True once the motion frames of the last roll have all been read."""
         with self._lock:
             return not self._motion
+
+
+# -- oblique views (issue 4, seventh pass) -------------------------------------------------------
+# Each die is a cube resting on the table; a pinhole camera looks at the table tilted by
+# ``tilt_deg`` from straight down. World units are pixels at the point the camera looks at:
+# x to the right, y away from the camera (up the picture), z up from the table: a right-handed
+# frame seen as it is (not mirrored), so a right-handed die looks right-handed.
+
+# The faces of a right-handed die along its own axes +x, -x, +y, -y, +z, -z: 1, 2 and 3 meet
+# at one corner and run counterclockwise seen from outside it; opposite faces sum to 7.
+_AXES = ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1))
+_CANON = {(1, 0, 0): 2, (-1, 0, 0): 5, (0, 1, 0): 3, (0, -1, 0): 4, (0, 0, 1): 1, (0, 0, -1): 6}
+
+
+@functools.lru_cache(maxsize=1)
+def _die_turns() -> tuple[dict[tuple[int, int, int], int], ...]:
+    """The 24 ways a right-handed die can lie: each maps an axis (+x, ..., -z) to its value."""
+    import itertools
+
+    turns = []
+    for perm in itertools.permutations(range(3)):
+        for signs in itertools.product((1, -1), repeat=3):
+            m = [[0, 0, 0] for _ in range(3)]
+            for row, (col, sign) in enumerate(zip(perm, signs, strict=True)):
+                m[row][col] = sign
+            det = (m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
+                   - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+                   + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]))  # fmt: skip
+            if det != 1:
+                continue
+            faces: dict[tuple[int, int, int], int] = {}
+            for axis, value in _CANON.items():
+                x, y, z = (sum(m[r][c] * axis[c] for c in range(3)) for r in range(3))
+                faces[(x, y, z)] = value
+            turns.append(faces)
+    return tuple(turns)
+
+
+def die_faces(top: int, rng: Any) -> dict[tuple[int, int, int], int]:
+    """A right-handed die lying with ``top`` up: the value on each of its axes (+z = top),
+    one of its four ways, drawn from ``rng`` (numpy Generator)."""
+    ways = [t for t in _die_turns() if t[(0, 0, 1)] == top]
+    return ways[int(rng.integers(len(ways)))]
+
+
+@dataclass(frozen=True)
+class ObliqueTruth:
+    """A die seen at an angle: its top face's value and where that face is in the picture."""
+
+    value: int  # the top face
+    x: float  # the top face's projected centre, pixels
+    y: float
+    size: float  # square root of the top face's projected area, pixels
+    box: tuple[float, float, float, float]  # the top face's bounding box x0, y0, x1, y1
+    sides: tuple[tuple[int, float, float, float], ...]  # visible side faces: value, x, y, size
+    view: float  # degrees from straight down at which the camera sees the top face's centre
+
+
+class _Camera:
+    """A pinhole camera ``tilt`` degrees from straight down, looking at the table's origin
+    from ``focal`` world units away (1 world unit = 1 pixel there)."""
+
+    def __init__(self, size: tuple[int, int], tilt: float, focal: float) -> None:
+        np = _numpy()
+        t = math.radians(tilt)
+        self.f = focal
+        self.cx, self.cy = size[0] / 2, size[1] / 2
+        self.pos = np.array([0.0, -focal * math.sin(t), focal * math.cos(t)])
+        self.fwd = np.array([0.0, math.sin(t), -math.cos(t)])
+        self.right = np.array([1.0, 0.0, 0.0])
+        self.down = np.cross(self.fwd, self.right)  # right x down = forward, as OpenCV's
+
+    def project(self, pts: Any) -> tuple[Any, Any]:
+        """(N x 2 pixel positions, N depths) of world points N x 3."""
+        np = _numpy()
+        d = np.asarray(pts, np.float64) - self.pos
+        z = d @ self.fwd
+        uv = np.stack([self.cx + self.f * (d @ self.right) / z,
+                       self.cy + self.f * (d @ self.down) / z], axis=1)  # fmt: skip
+        return uv, z
+
+    def to_table(self, u: float, v: float) -> tuple[float, float]:
+        """Where the ray through pixel (u, v) meets the table (z = 0)."""
+        ray = self.fwd + ((u - self.cx) * self.right + (v - self.cy) * self.down) / self.f
+        s = -self.pos[2] / ray[2]
+        return float(self.pos[0] + s * ray[0]), float(self.pos[1] + s * ray[1])
+
+    def homography(self, size: tuple[int, int]) -> Any:
+        """3 x 3 map from table texture pixels (its centre at the world's origin, its y down
+        where the world's y is up) to the image."""
+        np, cv2 = _numpy(), _cv2()
+        w, h = size
+        src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+        world = np.array([[x - w / 2, h / 2 - y, 0.0] for x, y in src])
+        dst, _ = self.project(world)
+        return cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+
+
+@dataclass(frozen=True)
+class _Cube:
+    value: int
+    x: float  # centre of the footprint on the table, world units
+    y: float
+    side: float
+    yaw: float  # degrees
+    faces: dict[tuple[int, int, int], int]  # axis (die's own) -> value
+    turns: dict[tuple[int, int, int], int]  # axis -> quarter turns of that face's pip layout
+
+    def frame(self, axis: tuple[int, int, int]) -> tuple[Any, Any, Any]:
+        """World (centre, e1, e2) of a face: e1, e2 unit vectors along it, e1 x e2 = outward."""
+        np = _numpy()
+        n = np.array(axis, np.float64)
+        e1 = np.array((0.0, 0.0, 1.0)) if n[2] == 0 else np.array((1.0, 0.0, 0.0))
+        e1 = e1 - n * (e1 @ n)
+        e2 = np.cross(n, e1)
+        q = self.turns[axis] * math.pi / 2
+        e1, e2 = math.cos(q) * e1 + math.sin(q) * e2, -math.sin(q) * e1 + math.cos(q) * e2
+        c, s = math.cos(math.radians(self.yaw)), math.sin(math.radians(self.yaw))
+        rot = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+        centre = np.array([self.x, self.y, self.side / 2]) + rot @ n * (self.side / 2)
+        return centre, rot @ e1, rot @ e2
+
+    def corners(self, inset: float = 0.0) -> Any:
+        """The 8 corners (world) of the cube shrunk by ``inset`` on each face."""
+        np = _numpy()
+        h = self.side / 2 - inset
+        c, s = math.cos(math.radians(self.yaw)), math.sin(math.radians(self.yaw))
+        out = []
+        for sx in (-1, 1):
+            for sy in (-1, 1):
+                for sz in (-1, 1):
+                    lx, ly = sx * h, sy * h
+                    out.append((self.x + c * lx - s * ly, self.y + s * lx + c * ly,
+                                self.side / 2 + sz * h))  # fmt: skip
+        return np.array(out)
+
+
+def _square_on(centre: Any, e1: Any, e2: Any, side: float, radius: float) -> Any:
+    """World points (N x 3) of a rounded square of ``side`` on the plane (centre, e1, e2)."""
+    np = _numpy()
+    flat = _rounded_square(0.0, 0.0, side, radius, 0.0).astype(np.float64)
+    return centre + flat[:, :1] * e1 + flat[:, 1:] * e2
+
+
+def _circle_on(centre: Any, e1: Any, e2: Any, radius: float, n: int = 16) -> Any:
+    np = _numpy()
+    a = np.linspace(0, 2 * math.pi, n, endpoint=False)
+    return centre + radius * (np.cos(a)[:, None] * e1 + np.sin(a)[:, None] * e2)
+
+
+def _light_vector(shadow_dir: Any, elevation: float) -> Any:
+    """Unit vector (world) towards the lamp: against the table's shadows (in texture pixels,
+    y down), ``elevation`` degrees up."""
+    np = _numpy()
+    e = math.radians(elevation)
+    return np.array([-shadow_dir[0] * math.cos(e), shadow_dir[1] * math.cos(e), math.sin(e)])
+
+
+def _shade(normal: Any, light: Any) -> float:
+    """Brightness of a face (1 for the top face): some ambient light, the rest from the lamp."""
+    top = 0.42 + 0.58 * max(float(light[2]), 0.0)
+    return (0.42 + 0.58 * max(float(normal @ light), 0.0)) / top
+
+
+def _draw_cube(img: Any, cube: _Cube, cam: _Camera, light: Any, colour: Colour, pip: Colour,
+               design: DiceDesign, glare: float, rng: Any) -> None:  # fmt: skip
+    """Composite one cube (its shadow first) onto ``img`` (float32 BGR, in place)."""
+    np, cv2 = _numpy(), _cv2()
+    h, w = img.shape[:2]
+    s = cube.side
+    r = max(design.corner * s * 0.6, 0.5)  # rounding of the cube's edges, world units
+    # shadow: the cube's corners cast along the light onto the table, and a contact shadow
+    corners = cube.corners()
+    cast = corners - corners[:, 2:3] / light[2] * light
+    cast_uv, _ = cam.project(cast)
+    foot_uv, _ = cam.project(corners[corners[:, 2] < s / 2])
+    inner_uv, inner_z = cam.project(cube.corners(inset=r))
+    rad = r * cam.f / inner_z
+    a16 = np.linspace(0, 2 * math.pi, 16, endpoint=False)
+    ring = np.stack([np.cos(a16), np.sin(a16)], axis=1)
+    hull_pts = (inner_uv[:, None, :] + rad[:, None, None] * ring[None]).reshape(-1, 2)
+    body_poly = cv2.convexHull(hull_pts.astype(np.float32)).reshape(-1, 2)
+    allpts = np.vstack([cast_uv, body_poly])
+    pad = 0.35 * s + 4
+    x0, y0 = max(0, int(allpts[:, 0].min() - pad)), max(0, int(allpts[:, 1].min() - pad))
+    x1, y1 = min(w, int(allpts[:, 0].max() + pad) + 2), min(h, int(allpts[:, 1].max() + pad) + 2)
+    if x1 <= x0 or y1 <= y0:
+        return
+    rw, rh = x1 - x0, y1 - y0
+    off = np.array([x0, y0], np.float64)
+
+    def mask(poly: Any) -> Any:
+        m = np.zeros((rh, rw), np.uint8)
+        _fill(m, (np.asarray(poly, np.float64) - off).astype(np.float32))
+        return m.astype(np.float32) / 255
+
+    shadow = mask(cv2.convexHull(cast_uv.astype(np.float32)).reshape(-1, 2))
+    shadow = cv2.GaussianBlur(shadow, (0, 0), max(0.12 * s, 0.5)) * 0.45
+    contact = mask(cv2.convexHull(foot_uv.astype(np.float32)).reshape(-1, 2))
+    contact = cv2.GaussianBlur(contact, (0, 0), max(0.05 * s, 0.5)) * 0.35
+    shadow = np.minimum(shadow + contact, 0.75)
+
+    a_body = mask(body_poly)
+    col = np.array(colour, np.float64)
+    pip_col = np.array(pip, np.float64)
+    die_rgb = np.empty((rh, rw, 3), np.float32)
+    die_rgb[:] = col * 0.7  # the rounded edges between the faces
+    inner = s - 2 * r
+    blur = max(0.02 * s, 0.3)
+    for axis in _AXES:
+        centre, e1, e2 = cube.frame(axis)
+        normal = np.cross(e1, e2)
+        if normal @ (cam.pos - centre) <= 0:
+            continue  # faces away from the camera
+        shade = _shade(normal, light)
+        face_uv, _ = cam.project(_square_on(centre, e1, e2, inner, design.corner * inner * 0.6))
+        a_face = cv2.GaussianBlur(mask(face_uv), (0, 0), blur)
+        face_col = (col * min(shade, 1.08)).astype(np.float32)
+        die_rgb = die_rgb * (1 - a_face[..., None]) + face_col * a_face[..., None]
+        pips = np.zeros((rh, rw), np.uint8)
+        for px, py, pr in design.pips(cube.faces[axis]):
+            ring_uv, _ = cam.project(_circle_on(centre + px * s * e1 + py * s * e2, e1, e2, pr * s))
+            _fill(pips, (ring_uv - off).astype(np.float32))
+        a_pips = (pips.astype(np.float32) / 255 * a_face)[..., None]
+        die_rgb = die_rgb * (1 - a_pips) + (pip_col * min(shade, 1.0)).astype(np.float32) * a_pips
+        if glare > 0 and axis == (0, 0, 1):  # the lamp's reflection on the top face
+            gx, gy = rng.uniform(-0.3, 0.3, 2) * s
+            spot_uv, _ = cam.project(_circle_on(centre + gx * e1 + gy * e2, e1, e2, 0.15 * s))
+            spot = cv2.GaussianBlur(mask(spot_uv), (0, 0), max(0.08 * s, 0.5)) * glare
+            die_rgb = die_rgb * (1 - spot[..., None]) + np.float32(250) * spot[..., None]
+
+    roi = img[y0:y1, x0:x1]
+    roi *= (1 - shadow * (1 - a_body))[..., None]
+    roi *= (1 - a_body)[..., None]
+    roi += die_rgb * a_body[..., None]
+
+
+def render_oblique(
+    values: Sequence[int],
+    seed: int,
+    size: tuple[int, int] = (640, 480),
+    tilt_deg: float = 25.0,
+    die_px: float | None = None,
+    table: str = "wood",
+    die_colour: str | Sequence[int] = "white",
+    pip_colour: str | Sequence[int] = "black",
+    *,
+    table_seed: int | None = None,
+    focal: float | None = None,
+    design: DiceDesign = STANDARD,
+    glare: float = 0.0,
+    noise: float = 2.0,
+) -> tuple[np.ndarray, list[ObliqueTruth]]:
+    """Dice showing ``values`` on a ``table``, seen by a camera tilted ``tilt_deg`` from
+    straight down (0 to about 40), and where each die's top face is in the picture.
+
+    Each die is a cube with rounded edges resting flat on the table at a random yaw and lying
+    one of the ways a right-handed die can (its side faces show legal neighbours of the top
+    value, opposite faces summing to 7). Every face the camera sees is drawn, shaded by the
+    table's lamp (the top face brightest), with its pips. ``die_px``: a die's side in pixels
+    at the middle of the picture (default 12 % of the short side); ``focal``: the camera's
+    focal length in pixels (default 0.9 x the width, a webcam's field of view): nearer dice
+    look bigger. ``glare`` (0 to 1): a bright spot on each top face. ``seed`` fixes the dice,
+    ``table_seed`` (default ``seed``) the table and its lamp. Returns ``(BGR uint8, truths)``,
+    truths in the order of ``values``."""
+    np, cv2 = _numpy(), _cv2()
+    size = (int(size[0]), int(size[1]))
+    vals = check_faces(values)
+    if table not in TABLES:
+        raise ValueError(f'unknown table "{table}": use one of {", ".join(TABLES)}')
+    if not 0 <= tilt_deg <= 60:
+        raise ValueError(f"tilt_deg is 0 (straight down) to 60, not {tilt_deg}")
+    w, h = size
+    side = float(die_px) if die_px is not None else default_die_px(size)
+    colour, pip = _colour(die_colour, "die colour"), _colour(pip_colour, "pip colour")
+    cam = _Camera(size, float(tilt_deg), float(focal) if focal else 0.9 * w)
+    base, lamp, shadow_dir = _table_layers(size, table, seed if table_seed is None else table_seed)
+    light = _light_vector(shadow_dir, 55.0)
+    rng = np.random.default_rng([seed, 11])
+
+    cubes: list[_Cube] = []
+    shapes: list[tuple[float, float, float]] = []  # projected centre and reach of each die
+    margin = 3.0
+    for v in vals:
+        for _attempt in range(3000):
+            u, vv = rng.uniform(0, w), rng.uniform(0, h)
+            x, y = cam.to_table(u, vv)
+            cube = _Cube(v, x, y, side, float(rng.uniform(0, 360)), die_faces(v, rng),
+                         {a: int(rng.integers(4)) for a in _AXES})  # fmt: skip
+            uv, _ = cam.project(cube.corners())
+            if (uv[:, 0].min() < margin or uv[:, 1].min() < margin
+                    or uv[:, 0].max() > w - margin or uv[:, 1].max() > h - margin):  # fmt: skip
+                continue
+            mid = uv.mean(axis=0)
+            reach = float(np.hypot(*(uv - mid).T).max())
+            if all(math.hypot(mid[0] - a, mid[1] - b) >= reach + c + 2 for a, b, c in shapes):
+                cubes.append(cube)
+                shapes.append((float(mid[0]), float(mid[1]), reach))
+                break
+        else:
+            raise ValueError(
+                f"cannot place {len(vals)} dice of {side:.0f} px apart in a {w}x{h} picture: "
+                "use fewer or smaller dice"
+            )
+
+    img = cv2.warpPerspective(base, cam.homography(size), size, flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_REFLECT)  # fmt: skip
+    far_first = sorted(range(len(cubes)),
+                       key=lambda i: -float(cam.project([[cubes[i].x, cubes[i].y, 0]])[1][0]))
+    glare_rng = np.random.default_rng([seed, 12])
+    for i in far_first:
+        _draw_cube(img, cubes[i], cam, light, colour, pip, design, glare, glare_rng)
+    img *= lamp[..., None]
+    img = cv2.GaussianBlur(img, (0, 0), 0.6)
+    if noise > 0:
+        img += np.random.default_rng([seed, 5]).standard_normal(img.shape, np.float32) * np.float32(
+            noise
+        )
+    truths = []
+    for cube in cubes:
+        faces = []
+        for axis in _AXES:
+            centre, e1, e2 = cube.frame(axis)
+            normal = np.cross(e1, e2)
+            if normal @ (cam.pos - centre) <= 0:
+                continue
+            quad, _ = cam.project([centre + a * side / 2 * e1 + b * side / 2 * e2
+                                   for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))])  # fmt: skip
+            area = 0.5 * abs(float(np.dot(quad[:, 0], np.roll(quad[:, 1], 1))
+                                   - np.dot(quad[:, 1], np.roll(quad[:, 0], 1))))  # fmt: skip
+            ((cx, cy),), _ = cam.project([centre])
+            faces.append((axis, cube.faces[axis], float(cx), float(cy), math.sqrt(area), quad))
+        top = next(f for f in faces if f[0] == (0, 0, 1))
+        quad = top[5]
+        to_cam = cam.pos - np.array([cube.x, cube.y, side])
+        view = math.degrees(math.acos(float(to_cam[2] / np.linalg.norm(to_cam))))
+        truths.append(ObliqueTruth(
+            top[1], top[2], top[3], top[4],
+            (float(quad[:, 0].min()), float(quad[:, 1].min()),
+             float(quad[:, 0].max()), float(quad[:, 1].max())),
+            tuple((f[1], f[2], f[3], f[4]) for f in faces if f[0] != (0, 0, 1)),
+            view,
+        ))  # fmt: skip
+    return img.clip(0, 255).astype(np.uint8), truths

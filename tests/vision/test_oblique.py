@@ -1,0 +1,163 @@
+"""Dice seen at an angle (issue 4: "camera straight down or up to about 35 deg oblique; side
+faces seen obliquely must not be counted").
+
+The renders are ``companion.devices.synthetic.render_oblique``: cubes resting on the table,
+seen by a tilted pinhole camera, every visible face drawn with its pips (the side faces show
+the values a right-handed die has next to its top). First the renderer's truth is checked
+(the benchmark's synthetic-oblique set and these tests score against it), then what a
+player would notice: a side face never counted as a die, a top face never told wrong.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+cv2 = pytest.importorskip("cv2")
+
+from companion.devices.synthetic import (  # noqa: E402
+    ObliqueTruth,
+    die_faces,
+    render_dice,
+    render_oblique,
+)
+from companion.vision.dice import read_pips  # noqa: E402
+from companion.vision.observation import DiceObservation  # noqa: E402
+
+
+# -- the renderer ------------------------------------------------------------------------------
+@pytest.mark.parametrize("top", [1, 2, 3, 4, 5, 6])
+def test_every_die_lies_as_a_right_handed_die(top: int) -> None:
+    """Opposite faces sum to 7 and, seen from outside the corner where 1, 2 and 3 meet, they
+    run counterclockwise (a right-handed die), whichever of its four ways it lies."""
+    seen = set()
+    for k in range(40):
+        faces = die_faces(top, np.random.default_rng(k))
+        assert faces[(0, 0, 1)] == top
+        for axis, value in faces.items():
+            assert faces[(-axis[0], -axis[1], -axis[2])] == 7 - value
+        where = {value: np.array(axis) for axis, value in faces.items()}
+        assert np.linalg.det(np.stack([where[1], where[2], where[3]])) == pytest.approx(1.0)
+        seen.add(tuple(sorted(faces.items())))
+    assert len(seen) == 4  # the four ways it can lie with that top
+
+
+def _box_pixels(image: np.ndarray, t: ObliqueTruth) -> np.ndarray:
+    x0, y0, x1, y1 = (round(v) for v in t.box)
+    return image[y0:y1, x0:x1]
+
+
+def test_the_top_face_centre_lies_on_the_top_face_which_is_the_brightest() -> None:
+    """White pips on white dice (faces of one colour): the centre of each top face is the
+    die's white, not the dark table; the top face faces the lamp most, each side face in view
+    is darker."""
+    image, truths = render_oblique([2, 4, 6], seed=3, tilt_deg=30, die_px=64, table="dark",
+                                   pip_colour="white")  # fmt: skip
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(float)
+    for t in truths:
+        top = grey[round(t.y) - 2 : round(t.y) + 3, round(t.x) - 2 : round(t.x) + 3]
+        assert top.mean() > 180  # the white top face, not the dark table nor a pip
+        assert t.sides, "at 30 degrees a side face is in view"
+        for _value, sx, sy, size in t.sides:
+            side = grey[round(sy) - 2 : round(sy) + 3, round(sx) - 2 : round(sx) + 3]
+            if size > 0.4 * t.size:
+                assert 60 < side.mean() < top.mean()  # the die, in less light
+
+
+def test_straight_down_looks_like_a_top_down_render() -> None:
+    """At 0 degrees with a far camera (a long focal length) the table is the top-down
+    renderer's own, no side face shows, each top face is the die's side across, and the
+    reader reads it like a top-down die: never a certain wrong value, most read."""
+    image, truths = render_oblique([2, 5, 6, 3], seed=21, tilt_deg=0, die_px=56, table="felt",
+                                   focal=64000)  # fmt: skip
+    table, _ = render_dice([], seed=21, table="felt")
+    away = np.ones(image.shape[:2], bool)
+    for t in truths:
+        assert t.size == pytest.approx(56, rel=0.01)
+        assert all(size < 0.1 * t.size for _v, _x, _y, size in t.sides)
+        x0, y0, x1, y1 = (round(v) for v in t.box)
+        away[max(0, y0 - 45) : y1 + 45, max(0, x0 - 45) : x1 + 45] = False
+    diff = np.abs(image.astype(int) - table.astype(int)).max(axis=2)[away]
+    assert np.percentile(diff, 99) <= 2
+    obs = read_pips(image)
+    for t in truths:
+        assert all(d.uncertain or d.value == t.value for d in _matches(obs, t)), obs.notes
+    # when written the 6 was asked (a 2 built from two of its pips): 3 of 4
+    assert _certain_right(obs, truths) >= 3, obs.notes
+
+
+@pytest.mark.parametrize("value", [1, 2, 3, 4, 5, 6])
+def test_side_faces_show_at_30_degrees_with_their_pips(value: int) -> None:
+    """The same die drawn with black and with white pips: the pixels that change are the pips
+    of every face in view, the top's and the two side faces' (half as big as the top)."""
+    black, [t] = render_oblique([value], seed=1, tilt_deg=30, die_px=80, table="white")
+    white, _ = render_oblique([value], seed=1, tilt_deg=30, die_px=80, table="white",
+                              pip_colour="white")  # fmt: skip
+    assert len(t.sides) == 2 and all(size > 0.5 * t.size for _v, _x, _y, size in t.sides)
+    assert {v for v, *_ in t.sides}.isdisjoint({t.value, 7 - t.value})
+    changed = (np.abs(black.astype(int) - white.astype(int)).max(axis=2) > 40).astype(np.uint8)
+    blobs = cv2.connectedComponents(changed)[0] - 1
+    assert blobs == t.value + sum(v for v, *_ in t.sides)
+
+
+def test_same_seed_same_pixels_and_a_clear_error_when_dice_do_not_fit() -> None:
+    a, ta = render_oblique([3, 4], seed=9, tilt_deg=25)
+    b, tb = render_oblique([3, 4], seed=9, tilt_deg=25)
+    assert np.array_equal(a, b) and ta == tb
+    with pytest.raises(ValueError, match="cannot place"):
+        render_oblique([1] * 6, seed=9, size=(200, 150), die_px=60)
+
+
+# -- the reader ----------------------------------------------------------------------------------
+def _nearest_face(truths: list[ObliqueTruth], x: float, y: float) -> tuple[str, int]:
+    """("top" or "side", value) of the face whose centre is nearest (x, y), in face sizes."""
+    best = (math.inf, "top", 0)
+    for t in truths:
+        for kind, v, fx, fy, size in [("top", t.value, t.x, t.y, t.size)] + [
+            ("side", *s) for s in t.sides
+        ]:
+            d = math.hypot(x - fx, y - fy) / max(size, 1.0)
+            best = min(best, (d, kind, v))
+    return best[1], best[2]
+
+
+def _matches(obs: DiceObservation, t: ObliqueTruth) -> list:
+    """The readings the benchmark would accept for this die: within 0.75 of its top face's
+    box from the top face's centre."""
+    w, h = t.box[2] - t.box[0], t.box[3] - t.box[1]
+    return [d for d in obs.dice if abs(d.x - t.x) <= 0.75 * w and abs(d.y - t.y) <= 0.75 * h]
+
+
+def _certain_right(obs: DiceObservation, truths: list[ObliqueTruth]) -> int:
+    return sum(any(not d.uncertain and d.value == t.value for d in _matches(obs, t))
+               for t in truths)  # fmt: skip
+
+
+STYLES = [("wood", "white", "black"), ("felt", "white", "black"), ("board", "red", "white"),
+          ("dark", "white", "black"), ("white", "green", "white"),
+          ("wood", "black", "white")]  # fmt: skip
+VALUES = [[2, 5, 3], [6, 4, 1, 5], [3, 6, 2], [5, 1, 4, 6], [4, 2, 6], [1, 3, 5, 2]]
+
+
+def test_side_faces_seen_at_20_to_35_degrees_are_never_certain_dice() -> None:
+    """Twelve scenes fixed before the reader was run on them: tilts 20, 25, 30, 35 degrees,
+    six table and dice styles, dice of 50-58 px. Every certain reading sits on a top face
+    (a side face is never counted) with that face's value, and most top faces are read."""
+    right = total = 0
+    for k in range(12):
+        table, die, pip = STYLES[k % len(STYLES)]
+        seed, tilt = 7000 + k, (20, 25, 30, 35)[k % 4]
+        image, truths = render_oblique(VALUES[k % 6], seed, tilt_deg=tilt, die_px=50 + 2 * (k % 5),
+                                       table=table, die_colour=die, pip_colour=pip)  # fmt: skip
+        obs = read_pips(image)
+        for d in obs.dice:
+            if d.uncertain:
+                continue
+            kind, value = _nearest_face(truths, d.x, d.y)
+            assert kind == "top", f"seed {seed}: a side face {value} read as a certain {d.value}"
+            assert d.value == value, f"seed {seed}: a certain {d.value} for a {value}"
+        right += _certain_right(obs, truths)
+        total += len(truths)
+    assert right >= 0.5 * total  # 25 of 41 when written
