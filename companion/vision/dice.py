@@ -70,6 +70,8 @@ BIG_PIPS_CENTRED = 1.36  # ... unless it is centred on its die body (OFF_CENTRE)
 OFF_CENTRE = 0.3  # opposite rays' reach from a face's centre differ by this of their mean
 OFF_DIAGONAL = 12.0  # ... and its pips lie within this many degrees of its body's diagonal
 OPEN_RAYS = 4  # a 2 or 3 with more rays than this running on over its colour: no die body
+ABOVE_TURNS = (0.0, -40.0, 40.0)  # a side face's die body is looked for up, up-left, up-right
+SHADE_CHROMA = 0.04  # ... of its colour in other light: chromaticity within this
 EDGE_REACH = 1.2  # a 1-4 this many sides from the picture's edge, its body on the edge: asked
 EDGE_STRIP = 5  # ... "on the edge": in the outermost EDGE_STRIP px (pips that near are lost)
 EDGE_COLOUR = 60.0  # ... and within this (sum of |BGR| differences) of its face colour
@@ -1232,7 +1234,10 @@ def _drop_side_faces(faces: list[_Face], notes: list[str]) -> list[_Face]:
                 continue  # seen from above: no side faces in view, two dice side by side
             if dy > 0.3 * size and dy >= 0.6 * abs(dx) and low.isotropy > top.isotropy - 0.03:
                 # as square as the face above it: another die's top face right in front
-                low.uncertain = True
+                # (seventh pass) unsettled: seen steeply (dice far from a tilted camera) a
+                # front side face is as square as its top face, and the face model confirmed
+                # such side faces (3 certain ghosts in 250 oblique renders)
+                low.uncertain = low.unsettled = True
                 notes.append(f"die at ({low.x:.0f}, {low.y:.0f}): top or side face?")
                 continue
             if dy > 0.3 * size and dy >= 0.6 * abs(dx):
@@ -1254,16 +1259,21 @@ def _drop_side_faces(faces: list[_Face], notes: list[str]) -> list[_Face]:
 def _flag_side_faces(work: np.ndarray, faces: list[_Face], notes: list[str]) -> None:
     """A face alone may still be a side face whose die's top face was not read: flag a face
     whose pips are squashed sideways (a left or right face) or that has more of its die's
-    body right above it (a front face; the camera is upright).
+    body right above it (a front face; the camera is upright), or up-left or up-right of it
+    (a die turned on the table; seventh pass), in the same colour or, for a coloured die,
+    the same hue lit differently (:func:`_body_like`).
 
     "Sideways" is measured from the squash the dice in view share (:func:`_view_axis`) when
     they agree on one; otherwise the camera is taken as upright (top faces squashed up and
     down, so their pips' long axes are level)."""
-    h, w = work.shape[:2]
     view = _view_axis(faces)
     level = 0.0 if view is None else view
+    # in a picture taken at an angle (most faces squashed) a face seen head-on may be a side
+    # face seen steeply, squarer than its top face: its die body is looked for too
+    squashed = [g.isotropy for g in faces if g.pips]
+    oblique = bool(squashed) and _median(squashed) < 0.85
     for f in faces:
-        if f.uncertain or not f.pips or f.isotropy > 0.85:
+        if f.uncertain or not f.pips or (f.isotropy > 0.85 and not oblique):
             continue  # seen head-on: a top face (side faces are foreshortened)
         ratio = _median([p.minor / p.major for p in f.pips])
         turns = [abs(math.degrees(p.angle) - level) % 180 for p in f.pips]
@@ -1275,18 +1285,32 @@ def _flag_side_faces(work: np.ndarray, faces: list[_Face], notes: list[str]) -> 
         face = np.array(np.median([p.face for p in f.pips], axis=0), np.float32)
         contrast = _median([p.contrast for p in f.pips])
         tol = max(20.0, 0.2 * contrast)
-        half = max(2, round(0.18 * f.side))
-        cx, cy = round(f.x), round(f.y - 0.95 * f.side)
-        if cy - half < 0:
-            continue
-        patch = work[max(0, cy - half) : cy + half + 1, max(0, cx - half) : min(w, cx + half + 1)]
-        if patch.size == 0:
-            continue
-        dist = np.sqrt(((patch.astype(np.float32) - face) ** 2).sum(axis=2))
-        if float((dist < tol).mean()) > 0.6:
+        if any(_body_like(work, f, turn, face, tol) for turn in ABOVE_TURNS):
             f.uncertain = True
             f.confidence = min(f.confidence, 0.4)
             notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): die body above this face (side face?)")
+
+
+def _body_like(work: np.ndarray, f: _Face, turn: float, face: np.ndarray, tol: float) -> bool:
+    """True when the patch 0.95 side from ``f``'s centre, ``turn`` degrees from straight up,
+    is mostly of its face's colour: within ``tol``, or, for a coloured die, of the same hue
+    in another light (``SHADE_CHROMA``: a top face is lit brighter than its side faces)."""
+    h, w = work.shape[:2]
+    half = max(2, round(0.18 * f.side))
+    cx = round(f.x + 0.95 * f.side * math.sin(math.radians(turn)))
+    cy = round(f.y - 0.95 * f.side * math.cos(math.radians(turn)))
+    if cy - half < 0 or cx - half < 0 or cx + half >= w:
+        return False
+    patch = work[cy - half : cy + half + 1, cx - half : cx + half + 1].astype(np.float32)
+    like = np.sqrt(((patch - face) ** 2).sum(axis=2)) < tol
+    total = float(face.sum())
+    if total > 150 and float(face.max() - face.min()) > 0.3 * float(face.max()):
+        bright = patch.sum(axis=2)
+        ratio = bright / total
+        chroma = patch / np.maximum(bright, 1)[..., None] - face / total
+        like |= ((np.sqrt((chroma**2).sum(axis=2)) < SHADE_CHROMA) & (ratio > 0.75)
+                 & (ratio < 1.6))  # fmt: skip
+    return float(like.mean()) > 0.6
 
 
 def _view_axis(faces: list[_Face]) -> float | None:
