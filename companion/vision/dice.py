@@ -72,6 +72,7 @@ OFF_DIAGONAL = 12.0  # ... and its pips lie within this many degrees of its body
 OPEN_RAYS = 4  # a 2 or 3 with more rays than this running on over its colour: no die body
 ABOVE_TURNS = (0.0, -40.0, 40.0)  # a side face's die body is looked for up, up-left, up-right
 SHADE_CHROMA = 0.04  # ... of its colour in other light: chromaticity within this
+SHADE_RATIO = (0.75, 2.4)  # ... and this many times as bright
 EDGE_REACH = 1.2  # a 1-4 this many sides from the picture's edge, its body on the edge: asked
 EDGE_STRIP = 5  # ... "on the edge": in the outermost EDGE_STRIP px (pips that near are lost)
 EDGE_COLOUR = 60.0  # ... and within this (sum of |BGR| differences) of its face colour
@@ -1273,7 +1274,10 @@ def _flag_side_faces(work: np.ndarray, faces: list[_Face], notes: list[str]) -> 
     squashed = [g.isotropy for g in faces if g.pips]
     oblique = bool(squashed) and _median(squashed) < 0.85
     for f in faces:
-        if f.uncertain or not f.pips or (f.isotropy > 0.85 and not oblique):
+        # a lone pip's roundness says nothing of its face's squash: a 1 is always looked at
+        # (the 1 of a side face below its top face, lit darker, was a certain 1 or a ghost)
+        lone = f.value == 1
+        if f.uncertain or not f.pips or (f.isotropy > 0.85 and not oblique and not lone):
             continue  # seen head-on: a top face (side faces are foreshortened)
         ratio = _median([p.minor / p.major for p in f.pips])
         turns = [abs(math.degrees(p.angle) - level) % 180 for p in f.pips]
@@ -1285,16 +1289,18 @@ def _flag_side_faces(work: np.ndarray, faces: list[_Face], notes: list[str]) -> 
         face = np.array(np.median([p.face for p in f.pips], axis=0), np.float32)
         contrast = _median([p.contrast for p in f.pips])
         tol = max(20.0, 0.2 * contrast)
-        if any(_body_like(work, f, turn, face, tol) for turn in ABOVE_TURNS):
+        if any(_body_like(work, f, turn, face, tol, lone) for turn in ABOVE_TURNS):
             f.uncertain = True
             f.confidence = min(f.confidence, 0.4)
             notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): die body above this face (side face?)")
 
 
-def _body_like(work: np.ndarray, f: _Face, turn: float, face: np.ndarray, tol: float) -> bool:
+def _body_like(work: np.ndarray, f: _Face, turn: float, face: np.ndarray, tol: float,
+               grey_too: bool = False) -> bool:
     """True when the patch 0.95 side from ``f``'s centre, ``turn`` degrees from straight up,
-    is mostly of its face's colour: within ``tol``, or, for a coloured die, of the same hue
-    in another light (``SHADE_CHROMA``: a top face is lit brighter than its side faces)."""
+    is mostly of its face's colour: within ``tol``, or, for a coloured die (any light die
+    with ``grey_too``), of the same hue in other light (chromaticity within ``SHADE_CHROMA``,
+    ``SHADE_RATIO`` times as bright: a top face is lit up to twice as much as a side face)."""
     h, w = work.shape[:2]
     half = max(2, round(0.18 * f.side))
     cx = round(f.x + 0.95 * f.side * math.sin(math.radians(turn)))
@@ -1304,12 +1310,12 @@ def _body_like(work: np.ndarray, f: _Face, turn: float, face: np.ndarray, tol: f
     patch = work[cy - half : cy + half + 1, cx - half : cx + half + 1].astype(np.float32)
     like = np.sqrt(((patch - face) ** 2).sum(axis=2)) < tol
     total = float(face.sum())
-    if total > 150 and float(face.max() - face.min()) > 0.3 * float(face.max()):
+    if total > 100 and (grey_too or float(face.max() - face.min()) > 0.3 * float(face.max())):
         bright = patch.sum(axis=2)
         ratio = bright / total
         chroma = patch / np.maximum(bright, 1)[..., None] - face / total
-        like |= ((np.sqrt((chroma**2).sum(axis=2)) < SHADE_CHROMA) & (ratio > 0.75)
-                 & (ratio < 1.6))  # fmt: skip
+        like |= ((np.sqrt((chroma**2).sum(axis=2)) < SHADE_CHROMA)
+                 & (ratio > SHADE_RATIO[0]) & (ratio < SHADE_RATIO[1]))  # fmt: skip
     return float(like.mean()) > 0.6
 
 
