@@ -73,6 +73,7 @@ OPEN_RAYS = 4  # a 2 or 3 with more rays than this running on over its colour: n
 ABOVE_TURNS = (0.0, -40.0, 40.0)  # a side face's die body is looked for up, up-left, up-right
 SHADE_CHROMA = 0.04  # ... of its colour in other light: chromaticity within this
 SHADE_RATIO = (0.75, 2.4)  # ... and this many times as bright
+SHADE_LIT = 1.15  # ... for a white or grey die (a 1 only), at least this many times
 EDGE_REACH = 1.2  # a 1-4 this many sides from the picture's edge, its body on the edge: asked
 EDGE_STRIP = 5  # ... "on the edge": in the outermost EDGE_STRIP px (pips that near are lost)
 EDGE_COLOUR = 60.0  # ... and within this (sum of |BGR| differences) of its face colour
@@ -1310,12 +1311,16 @@ def _body_like(work: np.ndarray, f: _Face, turn: float, face: np.ndarray, tol: f
     patch = work[cy - half : cy + half + 1, cx - half : cx + half + 1].astype(np.float32)
     like = np.sqrt(((patch - face) ** 2).sum(axis=2)) < tol
     total = float(face.sum())
-    if total > 100 and (grey_too or float(face.max() - face.min()) > 0.3 * float(face.max())):
+    coloured = float(face.max() - face.min()) > 0.3 * float(face.max())
+    if total > 100 and (coloured or grey_too):
         bright = patch.sum(axis=2)
         ratio = bright / total
         chroma = patch / np.maximum(bright, 1)[..., None] - face / total
+        # a white or grey die's hue is any light table's: only a body lit clearly more (a
+        # top face above its side face) counts then
+        low = SHADE_RATIO[0] if coloured else SHADE_LIT
         like |= ((np.sqrt((chroma**2).sum(axis=2)) < SHADE_CHROMA)
-                 & (ratio > SHADE_RATIO[0]) & (ratio < SHADE_RATIO[1]))  # fmt: skip
+                 & (ratio > low) & (ratio < SHADE_RATIO[1]))  # fmt: skip
     return float(like.mean()) > 0.6
 
 
