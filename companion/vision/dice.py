@@ -234,7 +234,7 @@ def _read_classical(img: np.ndarray, scale: float, max_pips: int | None = None,
     kept = {id(f) for f in faces}
     dropped = [f for f in seen if id(f) not in kept]
     _flag_side_faces(work, faces, notes)
-    _flag_neighbour_pips(faces, pips, notes)
+    _flag_neighbour_pips(work, faces, pips, notes)
     _flag_rest_of_a_face(faces, responses, notes)
     _flag_lattice(faces, responses, notes)
     _flag_pips_that_are_dice(faces, notes)
@@ -1350,12 +1350,44 @@ def _view_axis(faces: list[_Face]) -> float | None:
     return math.degrees(mean) / 2
 
 
-def _flag_neighbour_pips(faces: list[_Face], pips: list[Pip], notes: list[str]) -> None:
+def _flag_neighbour_pips(work: np.ndarray, faces: list[_Face], pips: list[Pip],
+                         notes: list[str]) -> None:  # fmt: skip
     """A pip like this face's own, lying on the face but left out of it, means the face was
-    read from part of its pips (a 4 seen as two 2s, a 6 as a 3): flag it."""
+    read from part of its pips (a 4 seen as two 2s, a 6 as a 3): flag it.
+
+    A 1's body check counts pip-like response around it at full resolution, where a big
+    pip (a die near the camera: pips 20 px across) leaves none inside; so a pip like a 1's
+    within 0.8 of its side, joined to it over face-coloured pixels, and not below it (where
+    its die's front face may show), flags it too (seventh pass: the middle pip of a 67 px 5
+    whose corner pips were not grouped was a certain 1)."""
+    pip_mask: np.ndarray | None = None
+    for f in faces:
+        if f.uncertain or len(f.pips) != 1:
+            continue
+        p = f.pips[0]
+        tol = max(18.0, 0.22 * p.contrast)
+        for q in pips:
+            if q is p or q.polarity != p.polarity or q.contrast < 0.5 * p.contrast:
+                continue
+            if not 0.6 * p.r <= q.r <= 1.6 * p.r or math.hypot(q.x - p.x, q.y - p.y) > 0.8 * f.side:
+                continue
+            if not _same_shape(p, q, 0.6):
+                continue  # a pip on a side face is squashed another way
+            if q.y - p.y > 0.3 * math.hypot(q.x - p.x, q.y - p.y):
+                continue  # below it: maybe the pips of its die's front face (camera upright)
+            if pip_mask is None:
+                pip_mask = np.zeros(work.shape[:2], np.uint8)
+                for o in pips:
+                    cv2.circle(pip_mask, (round(o.x), round(o.y)), max(2, round(1.45 * o.r)),
+                               255, -1)  # fmt: skip
+            if _on_face_line(work, p, q, pip_mask, tol):
+                f.uncertain = f.unsettled = True
+                f.confidence = min(f.confidence, 0.4)
+                notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): a pip nearby is not part of it")
+                break
     for f in faces:
         if f.uncertain or len(f.pips) not in (2, 3):
-            continue  # 4, 5 and 6 are checked cell by cell; a 1 has its body check
+            continue  # 4, 5 and 6 are checked cell by cell
         own = {id(p) for p in f.pips}
         r = _median([p.r for p in f.pips])
         pts = np.array([(p.x, p.y) for p in f.pips])
