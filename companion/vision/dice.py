@@ -73,7 +73,8 @@ OPEN_RAYS = 4  # a 2 or 3 with more rays than this running on over its colour: n
 ABOVE_TURNS = (0.0, -40.0, 40.0)  # a side face's die body is looked for up, up-left, up-right
 SHADE_CHROMA = 0.04  # ... of its colour in other light: chromaticity within this
 SHADE_RATIO = (0.75, 2.4)  # ... and this many times as bright
-SHADE_LIT = 1.15  # ... for a white or grey die (a 1 only), at least this many times
+SHADE_LIT = 1.15  # ... for a white or grey die (a 1, or in a picture taken at an angle),
+# at least this many times
 EDGE_REACH = 1.2  # a 1-4 this many sides from the picture's edge, its body on the edge: asked
 EDGE_STRIP = 5  # ... "on the edge": in the outermost EDGE_STRIP px (pips that near are lost)
 EDGE_COLOUR = 60.0  # ... and within this (sum of |BGR| differences) of its face colour
@@ -1290,7 +1291,8 @@ def _flag_side_faces(work: np.ndarray, faces: list[_Face], notes: list[str]) -> 
         face = np.array(np.median([p.face for p in f.pips], axis=0), np.float32)
         contrast = _median([p.contrast for p in f.pips])
         tol = max(20.0, 0.2 * contrast)
-        if any(_body_like(work, f, turn, face, tol, lone) for turn in ABOVE_TURNS):
+        grey_too = lone or oblique  # a white die's side face below its top, lit brighter
+        if any(_body_like(work, f, turn, face, tol, grey_too) for turn in ABOVE_TURNS):
             f.uncertain = True
             f.confidence = min(f.confidence, 0.4)
             notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): die body above this face (side face?)")
