@@ -70,6 +70,7 @@ BIG_PIPS_CENTRED = 1.36  # ... unless it is centred on its die body (OFF_CENTRE)
 OFF_CENTRE = 0.3  # opposite rays' reach from a face's centre differ by this of their mean
 OFF_DIAGONAL = 12.0  # ... and its pips lie within this many degrees of its body's diagonal
 OPEN_RAYS = 4  # a 2 or 3 with more rays than this running on over its colour: no die body
+UNEQUAL_DARK = 2.0  # a face whose pips differ this much in contrast: asked
 ABOVE_TURNS = (0.0, -40.0, 40.0)  # a side face's die body is looked for up, up-left, up-right
 SHADE_CHROMA = 0.04  # ... of its colour in other light: chromaticity within this
 SHADE_RATIO = (0.75, 2.4)  # ... and this many times as bright
@@ -984,6 +985,12 @@ def _classify(grey: np.ndarray, group: list[Pip], resp: np.ndarray) -> _Face | N
     if radii.max() > 1.45 * radii.min():
         uncertain = unsettled = True
         notes.append("pip sizes inconsistent")
+    # one print, one darkness: a pip twice as dark as another is of another face (a top
+    # 4's pips with its front face's squashed, shaded columns read as one 6; seventh pass)
+    contrasts = [p.contrast for p in group]
+    if max(contrasts) > UNEQUAL_DARK * min(contrasts):
+        uncertain = unsettled = True
+        notes.append(f"pips unequally dark ({max(contrasts) / min(contrasts):.1f}x)")
     face_grey = _median([p.face_grey for p in group])
     pip_grey = _median([p.pip_grey for p in group])
     scores = _cell_scores(grey, m, r_med, face_grey, pip_grey)

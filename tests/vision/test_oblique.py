@@ -189,11 +189,14 @@ STEEP_SIDE_FACES = [1024, 1124, 1161, 1162, 1181, 1201, 1212, 1224,
 # 50006 (studied held-out range, 9 deg): a 67 px red 5 whose corner pips, ringed by the
 # die's darker bevel, were not grouped with its middle pip, read as a certain 1.
 BIG_PIPS_APART = [50006]
+# 1252: a black die's top 4 and two pip columns of its front face, half as contrasted,
+# read as one certain 6.
+TWO_FACES_AS_ONE = [1252]
 
 
-@pytest.mark.parametrize("seed", STEEP_SIDE_FACES + BIG_PIPS_APART)
+@pytest.mark.parametrize("seed", STEEP_SIDE_FACES + BIG_PIPS_APART + TWO_FACES_AS_ONE)
 def test_a_side_face_seen_steeply_is_not_counted(seed: int) -> None:
-    """Nor is the top face read wrong (BIG_PIPS_APART)."""
+    """Nor is the top face read wrong (BIG_PIPS_APART, TWO_FACES_AS_ONE)."""
     tilt, style, values, die_px = _oblique_params(seed)
     table, die, pip = _SYNTH_STYLES[style]
     image, truths = render_oblique(values, seed, (640, 480), tilt_deg=tilt, die_px=die_px,
