@@ -136,6 +136,7 @@ class _Face:
     notes: list[str]
     pips: list[Pip]
     unsettled: bool = False  # a doubt a picture of the face cannot settle (see _second_opinion)
+    side_doubt: bool = False  # "top or side face?" (see _drop_side_faces, _flag_side_faces)
 
 
 def read_pips(image: np.ndarray, *, second_opinion: bool = True,
@@ -1244,10 +1245,10 @@ def _drop_side_faces(faces: list[_Face], notes: list[str]) -> list[_Face]:
                 continue  # seen from above: no side faces in view, two dice side by side
             if dy > 0.3 * size and dy >= 0.6 * abs(dx) and low.isotropy > top.isotropy - 0.03:
                 # as square as the face above it: another die's top face right in front
-                # (seventh pass) unsettled: seen steeply (dice far from a tilted camera) a
-                # front side face is as square as its top face, and the face model confirmed
-                # such side faces (3 certain ghosts in 250 oblique renders)
-                low.uncertain = low.unsettled = True
+                # (seventh pass: unsettled when _flag_side_faces finds the die body above
+                # it lit brighter: seen steeply, a front side face is as square as its top
+                # face, and the face model confirmed such side faces)
+                low.uncertain = low.side_doubt = True
                 notes.append(f"die at ({low.x:.0f}, {low.y:.0f}): top or side face?")
                 continue
             if dy > 0.3 * size and dy >= 0.6 * abs(dx):
@@ -1286,6 +1287,14 @@ def _flag_side_faces(work: np.ndarray, faces: list[_Face], notes: list[str]) -> 
         # a lone pip's roundness says nothing of its face's squash: a 1 is always looked at
         # (the 1 of a side face below its top face, lit darker, was a certain 1 or a ghost)
         lone = f.value == 1
+        if f.side_doubt and f.pips and not f.unsettled:
+            face = np.array(np.median([p.face for p in f.pips], axis=0), np.float32)
+            tol = max(20.0, 0.2 * _median([p.contrast for p in f.pips]))
+            if any(_body_like(work, f, turn, face, tol, True, lit=True, reach=reach)
+                   for turn in ABOVE_TURNS for reach in (0.6, 0.95)):  # fmt: skip
+                f.unsettled = True
+                notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): a die body lit brighter above it")
+            continue
         if f.uncertain or not f.pips or (f.isotropy > 0.85 and not oblique and not lone):
             continue  # seen head-on: a top face (side faces are foreshortened)
         ratio = _median([p.minor / p.major for p in f.pips])
@@ -1306,19 +1315,24 @@ def _flag_side_faces(work: np.ndarray, faces: list[_Face], notes: list[str]) -> 
 
 
 def _body_like(work: np.ndarray, f: _Face, turn: float, face: np.ndarray, tol: float,
-               grey_too: bool = False) -> bool:
+               grey_too: bool = False, lit: bool = False, reach: float = 0.95) -> bool:
     """True when the patch 0.95 side from ``f``'s centre, ``turn`` degrees from straight up,
     is mostly of its face's colour: within ``tol``, or, for a coloured die (any light die
     with ``grey_too``), of the same hue in other light (chromaticity within ``SHADE_CHROMA``,
     ``SHADE_RATIO`` times as bright: a top face is lit up to twice as much as a side face)."""
     h, w = work.shape[:2]
     half = max(2, round(0.18 * f.side))
-    cx = round(f.x + 0.95 * f.side * math.sin(math.radians(turn)))
-    cy = round(f.y - 0.95 * f.side * math.cos(math.radians(turn)))
+    cx = round(f.x + reach * f.side * math.sin(math.radians(turn)))
+    cy = round(f.y - reach * f.side * math.cos(math.radians(turn)))
     if cy - half < 0 or cx - half < 0 or cx + half >= w:
         return False
     patch = work[cy - half : cy + half + 1, cx - half : cx + half + 1].astype(np.float32)
+    if lit:  # a body lit clearly brighter (a top face above its front face), pips and all:
+        # the patch's median colour
+        patch = np.median(patch.reshape(-1, 3), axis=0).reshape(1, 1, 3)
     like = np.sqrt(((patch - face) ** 2).sum(axis=2)) < tol
+    if lit:
+        like[:] = False
     total = float(face.sum())
     coloured = float(face.max() - face.min()) > 0.3 * float(face.max())
     if total > 100 and (coloured or grey_too):
@@ -1327,7 +1341,7 @@ def _body_like(work: np.ndarray, f: _Face, turn: float, face: np.ndarray, tol: f
         chroma = patch / np.maximum(bright, 1)[..., None] - face / total
         # a white or grey die's hue is any light table's: only a body lit clearly more (a
         # top face above its side face) counts then
-        low = SHADE_RATIO[0] if coloured else SHADE_LIT
+        low = SHADE_RATIO[0] if coloured and not lit else SHADE_LIT
         like |= ((np.sqrt((chroma**2).sum(axis=2)) < SHADE_CHROMA)
                  & (ratio > low) & (ratio < SHADE_RATIO[1]))  # fmt: skip
     return float(like.mean()) > 0.6

@@ -251,9 +251,10 @@ def test_glare_residue_on_a_face_is_never_confirmed() -> None:
 
 
 # doubts the model may settle; every other doubt must keep the die asked
-# "top or side face?" (a square face right below another) is not: seen steeply, a front side
-# face is as square as its top face, and the model confirmed such side faces (seventh pass)
-SETTLEABLE = ("low contrast pips", "but pips", "side face unclear",
+# "top or side face?" is, unless a die body lit brighter lies above the face ("a die body lit
+# brighter above it", seventh pass: seen steeply, a front side face is as square as its top
+# face, and the model confirmed such side faces)
+SETTLEABLE = ("low contrast pips", "but pips", "top or side face?", "side face unclear",
               "pips squashed sideways", "die body above this face", "a lone pip: ")  # fmt: skip
 
 
