@@ -1288,10 +1288,7 @@ def _flag_side_faces(work: np.ndarray, faces: list[_Face], notes: list[str]) -> 
         # (the 1 of a side face below its top face, lit darker, was a certain 1 or a ghost)
         lone = f.value == 1
         if f.side_doubt and f.pips and not f.unsettled:
-            face = np.array(np.median([p.face for p in f.pips], axis=0), np.float32)
-            tol = max(20.0, 0.2 * _median([p.contrast for p in f.pips]))
-            if any(_body_like(work, f, turn, face, tol, True, lit=True, reach=reach)
-                   for turn in ABOVE_TURNS for reach in (0.6, 0.95)):  # fmt: skip
+            if _lit_body_above(work, f, ABOVE_TURNS):
                 f.unsettled = True
                 notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): a die body lit brighter above it")
             continue
@@ -1303,6 +1300,9 @@ def _flag_side_faces(work: np.ndarray, faces: list[_Face], notes: list[str]) -> 
         if ratio < 0.75 and vertical > 50:
             f.uncertain = True
             notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): pips squashed sideways (a side face?)")
+            if _lit_body_above(work, f, (-90.0, -60.0, -30.0, 0.0, 30.0, 60.0, 90.0)):
+                f.unsettled = True
+                notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): a die body lit brighter beside it")
             continue
         face = np.array(np.median([p.face for p in f.pips], axis=0), np.float32)
         contrast = _median([p.contrast for p in f.pips])
@@ -1312,6 +1312,16 @@ def _flag_side_faces(work: np.ndarray, faces: list[_Face], notes: list[str]) -> 
             f.uncertain = True
             f.confidence = min(f.confidence, 0.4)
             notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): die body above this face (side face?)")
+
+
+def _lit_body_above(work: np.ndarray, f: _Face, turns: tuple[float, ...]) -> bool:
+    """Whether a die body of ``f``'s hue, lit clearly brighter, lies 0.6 or 0.95 side from
+    it in one of the directions ``turns`` (degrees from straight up): its top face, when
+    ``f`` is a side face (:func:`_body_like` with ``lit``)."""
+    face = np.array(np.median([p.face for p in f.pips], axis=0), np.float32)
+    tol = max(20.0, 0.2 * _median([p.contrast for p in f.pips]))
+    return any(_body_like(work, f, turn, face, tol, True, lit=True, reach=reach)
+               for turn in turns for reach in (0.6, 0.95))  # fmt: skip
 
 
 def _body_like(work: np.ndarray, f: _Face, turn: float, face: np.ndarray, tol: float,
