@@ -130,6 +130,9 @@ LEAN_MARGIN = 1.33  # ... the die's own side faces (as far as the clean dice's s
 HULL_DOUBTS = ("a notch", "die not square", "die smaller")  # a notch's only doubts: read the hull
 BROKEN_MOUTH = 0.5  # a bay of a die's blob opening this narrowly (of the side) is a mark
 HULL_LIT = 0.05  # ... if at most this much of the hull's outline has light beyond it
+JOINED = 0.6  # two marks one piece of light at this of the dimmer one's peak: one rat?
+HIDDEN_CUT = 0.25  # light above this of the marks' height apart from a lone rat, as big as
+#                   one of two rats (OUTLINE_PRINT[0]): a second rat left under the cut?
 
 
 @dataclass(frozen=True)
@@ -150,6 +153,8 @@ class FaceFeatures:
     outline: int = 0  # light marks left out because they lie along the die's outline (rim)
     outline_print: bool = False  # one of them as big and crisp as a rat: print cut off?
     sharpest: float = 0.0  # of the crispest rat-sized mark (0 on a die under RESOLVED pixels)
+    hidden: float = 0.0  # largest light apart from the marks above HIDDEN_CUT of their height
+    joined: float = 0.0  # the highest cut (of the dimmer's peak) joining the two largest marks
 
     @property
     def count(self) -> int:
@@ -245,7 +250,10 @@ def _value_channel(image: Any) -> Any:
         return image
     if image.shape[2] == 4:
         image = image[..., :3]
-    return image.max(axis=2)
+    # the brightest channel; cv2's per-channel max is ~100x faster than ndarray.max(axis=2)
+    # over the short last axis (that was half the reader's time)
+    b, g, r = cv2.split(np.ascontiguousarray(image))
+    return cv2.max(cv2.max(b, g), r)
 
 
 def _table_level(v: Any) -> Any:
@@ -788,8 +796,8 @@ class _Mark:
 
 
 def _marks(v: Any, die: _Die, min_contrast: float, skip: Any = None
-           ) -> tuple[float, float, Any, list[_Mark]]:  # fmt: skip
-    """(contrast, glare, component labels, light marks of meaningful size) on a face.
+           ) -> tuple[float, float, Any, list[_Mark], Any]:  # fmt: skip
+    """(contrast, glare, component labels, light marks of meaningful size, top-hat) on a face.
 
     The marks are what stands out of the face by a white top-hat (the face minus its
     morphological opening, which keeps broad light such as a glare on the varnish and drops
@@ -801,7 +809,7 @@ def _marks(v: Any, die: _Die, min_contrast: float, skip: Any = None
     inside = die.region > 0
     values = crop[inside]
     if values.size < 16:
-        return 0.0, 0.0, None, []
+        return 0.0, 0.0, None, [], None
     wood = float(np.median(crop[die.core > 0])) if die.core.any() else float(np.median(values))
     flat = np.where(inside, crop, np.uint8(min(255.0, wood))).astype(np.uint8)
     k = max(3, int(round(TOPHAT * die.side)) | 1)
@@ -819,7 +827,7 @@ def _marks(v: Any, die: _Die, min_contrast: float, skip: Any = None
         face = face & ~skip
     contrast = float(np.percentile(tophat[face], 99.5))
     if contrast < min_contrast:
-        return contrast, glare, None, []
+        return contrast, glare, None, [], tophat
     binary = ((tophat > 0.5 * contrast) & inside).astype(np.uint8)
     n, labels, stats, _c = cv2.connectedComponentsWithStats(binary, connectivity=8)
     core = die.core > 0
@@ -855,7 +863,7 @@ def _marks(v: Any, die: _Die, min_contrast: float, skip: Any = None
         out.append(_Mark(i, area, inner, thick, max(ra, rb, 1.0), sharp, edge, cut, reach,
                          light))  # fmt: skip
     out.sort(key=lambda m: -m.area)
-    return contrast, glare, labels, out
+    return contrast, glare, labels, out, tophat
 
 
 def _is_rim(m: _Mark, side: float) -> bool:
@@ -938,6 +946,112 @@ def _soft_pair(rats: list[_Mark], side: float) -> tuple[float, float] | None:
     return float((soft.light > cut).sum()) / face, crisp.area / face
 
 
+def _hidden(tophat: Any, die: _Die, labels: Any, known: list[_Mark], contrast: float,
+            min_contrast: float, skip: Any = None) -> float:  # fmt: skip
+    """The largest light on the face's core standing above ``HIDDEN_CUT`` of the marks'
+    height and touching none of the ``known`` marks (of the face's area).
+
+    Print of one ink stands about as high above the wood everywhere on a face; the marks are
+    cut at half the brightest one's height. A glare lifting one rat of a pair (or a shadow or
+    wear dimming the other) can put the second rat's peak at or under that cut: it is then
+    lost or left as a speck, and the face reads a lone rat. At a quarter of the height it
+    stands out again, as big as one of two rats (a lone rat's face shows no such light).
+    Light reaching the region's edge or staying in a band along it (reaching less than
+    ``OUTLINE_REACH`` into the die) is left to the outline rules, and light whose peak does
+    not reach ``min_contrast`` (what marks need to count at all) is the wood's grain or noise:
+    on faint print a quarter of the height lies in it."""
+    np, cv2 = _imports()
+    if tophat is None or labels is None or not known:
+        return 0.0
+    core = die.core > 0 if die.core.any() else die.region > 0
+    low = ((tophat > HIDDEN_CUT * contrast) & core).astype(np.uint8)
+    n, comp, stats, _c = cv2.connectedComponentsWithStats(low, connectivity=8)
+    if n <= 1:
+        return 0.0
+    # light reaching the region's edge is the table, rim or a side face (the outline rules
+    # judge it): print keeps a margin from the die's edges
+    depth = cv2.distanceTransform(die.region, cv2.DIST_L2, 3)
+    near = np.isin(labels, [m.label for m in known]) | (depth < 1.5)
+    if skip is not None:
+        near |= skip  # light left out as running out to the outline
+    touched = np.unique(comp[near & (comp > 0)])
+    areas = stats[1:, cv2.CC_STAT_AREA].astype(float)
+    areas[touched - 1] = 0.0
+    peaks = np.zeros(n, np.float32)
+    np.maximum.at(peaks, comp[comp > 0], tophat[comp > 0])
+    areas[peaks[1:] < min_contrast] = 0.0
+    # light in a band along the outline is rim (a rat's body reaches deeper: _along_outline)
+    reach = np.zeros(n, np.float32)
+    np.maximum.at(reach, comp[comp > 0], depth[comp > 0])
+    areas[reach[1:] < OUTLINE_REACH * die.side] = 0.0
+    return float(areas.max()) / die.side**2
+
+
+def _joined(tophat: Any, die: _Die, labels: Any, rats: list[_Mark]) -> float:
+    """The highest cut, of the dimmer of the two largest marks' peak (0.9, 0.8, 0.7, 0.6),
+    at which the two are one piece of light; 0 when they stay apart down to 0.6."""
+    np, cv2 = _imports()
+    inside = die.region > 0
+    a = labels == rats[0].label
+    b = labels == rats[1].label
+    dimmer = min(float(tophat[a].max()), float(tophat[b].max()))
+    for frac in (0.9, 0.8, 0.7, JOINED):
+        low = ((tophat > frac * dimmer) & inside).astype(np.uint8)
+        _n, comp = cv2.connectedComponents(low, connectivity=8)
+        if np.setdiff1d(np.intersect1d(comp[a], comp[b]), [0]).size:
+            return frac
+    return 0.0
+
+
+def _narrow_tophat(v: Any, die: _Die) -> tuple[Any, float] | None:
+    """(light narrower than ``GLARE_DISK`` of the side on the die's region, its 99.5th
+    percentile on the top face's core): the print alone, a glare's broad light left out."""
+    np, cv2 = _imports()
+    rh, rw = die.region.shape
+    crop = v[die.y0 : die.y0 + rh, die.x0 : die.x0 + rw]
+    inside = die.region > 0
+    face = die.core > 0
+    if not face.any():
+        return None
+    wood = float(np.median(crop[face]))
+    flat = np.where(inside, crop, np.uint8(min(255.0, wood))).astype(np.uint8)
+    k = max(3, int(round(GLARE_DISK * die.side)) | 1)
+    mid = cv2.morphologyEx(flat, cv2.MORPH_OPEN,
+                           cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))  # fmt: skip
+    narrow = flat.astype(np.float32) - mid.astype(np.float32)
+    return narrow, float(np.percentile(narrow[face], 99.5))
+
+
+def _pair_under_glare(v: Any, die: _Die, labels: Any, rats: list[_Mark]
+                      ) -> tuple[float, float] | None:  # fmt: skip
+    """Two marks on a face with broad light: (their areas, of the face) measured on the light
+    narrower than ``GLARE_DISK``, else None.
+
+    A glare on the varnish lifts the rat under it and the wood around it; cut at half the
+    face's contrast, that rat takes in the glare's halo and the other rat, not lifted, is cut
+    near its own peak: the pair looks unbalanced ("second mark in between"). The glare is
+    broader than a rat's body, so what stands out of an opening of ``GLARE_DISK`` of the
+    side is the print alone, both rats at the ink's own height. Each of the two marks must be
+    found again there, as a piece of its own (else None: the face is judged as measured)."""
+    np, cv2 = _imports()
+    print_only = _narrow_tophat(v, die)
+    if print_only is None:
+        return None
+    narrow, contrast = print_only
+    binary = ((narrow > 0.5 * contrast) & (die.region > 0)).astype(np.uint8)
+    n, comp, stats, _c = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    found = []
+    for m in rats:
+        hits = comp[(labels == m.label) & (comp > 0)]
+        if hits.size == 0:
+            return None
+        found.append(int(np.bincount(hits).argmax()))
+    if found[0] == found[1]:
+        return None
+    a, b = (float(stats[i, cv2.CC_STAT_AREA]) / die.side**2 for i in found)
+    return a, b
+
+
 def _is_glare(m: _Mark) -> bool:
     """A round light spot with soft edges: a glare on the varnish, not print."""
     return m.sharp <= GLARE_SHARP and m.length < MIN_ELONGATION * 2 * m.thick
@@ -947,7 +1061,7 @@ def measure_face(v: Any, die: _Die, min_contrast: float = MIN_CONTRAST) -> FaceF
     """The marks on one die's top face (``v``: the picture's brightness, uint8)."""
     np, cv2 = _imports()
     face_area = die.side**2
-    contrast, glare, labels, found = _marks(v, die, min_contrast)
+    contrast, glare, labels, found, tophat = _marks(v, die, min_contrast)
     comps = [m for m in found if not _is_rim(m, die.side)]
     # light along the outline is rim, not print (on a die of RESOLVED pixels and more: on a
     # smaller one print's margin from the edge, ~5 % of the side, is lost in the blur)
@@ -957,10 +1071,11 @@ def measure_face(v: Any, die: _Die, min_contrast: float = MIN_CONTRAST) -> FaceF
     # can outshine faint print, which then falls under the cut), so the face is measured
     # again without it
     gone = [m for m in outline if _runs_out(v, die, labels, m)]
+    skip = None
     if gone:
         skip = cv2.dilate(np.isin(labels, [m.label for m in gone]).astype(np.uint8),
                           np.ones((3, 3), np.uint8)) > 0  # fmt: skip
-        contrast, glare, labels, found = _marks(v, die, min_contrast, skip)
+        contrast, glare, labels, found, tophat = _marks(v, die, min_contrast, skip)
         comps = [m for m in found if not _is_rim(m, die.side)]
         outline, gone = [], []
         for m in comps:
@@ -991,14 +1106,21 @@ def measure_face(v: Any, die: _Die, min_contrast: float = MIN_CONTRAST) -> FaceF
     if outline and any(m.area >= OUTLINE_PRINT[0] * face_area for m in comps):
         outline_print = True
     if not comps:
+        # a blank face whose marks' height was set by light left out at the outline: print
+        # fainter than half that light would be under the cut
+        hidden = 0.0
+        if outline and labels is not None:
+            hidden = _hidden(tophat, die, labels, found, contrast, min_contrast, skip)
         return FaceFeatures(contrast, 0.0, (), 1.0, glare, 0.0, BLANK_HU,
                             spots=len(spots), burnt=burnt, outline=len(outline) + len(gone),
-                            outline_print=outline_print)  # fmt: skip
+                            outline_print=outline_print, hidden=hidden)  # fmt: skip
     total = sum(m.area for m in comps) / face_area
     # rat-sized: at least a tenth of the largest mark (smaller ones are specks)
     rats = [m for m in comps if m.area >= RAT_SIZED * comps[0].area]
     areas = tuple(m.area / face_area for m in rats)
     soft_pair = _soft_pair(rats, die.side)
+    if soft_pair is None and shine and len(rats) == 2:
+        soft_pair = _pair_under_glare(v, die, labels, rats)
     if soft_pair is not None:
         areas = tuple(sorted(soft_pair, reverse=True))
     keep = np.isin(labels, [m.label for m in rats]).astype(np.uint8)
@@ -1015,11 +1137,15 @@ def measure_face(v: Any, die: _Die, min_contrast: float = MIN_CONTRAST) -> FaceF
     edge = float((keep.astype(bool) & rim).sum()) / max(1.0, float(keep.sum()))
     elongation = min(m.length / max(2 * m.thick, 1.0) for m in rats)
     sharpness = min(m.sharp for m in rats)
+    # light apart from the marks known (rats, rim, outline bands, glare spots): specks stay
+    known = [m for m in found if m not in comps or m in rats or m in spots]
+    hidden = _hidden(tophat, die, labels, known, contrast, min_contrast, skip)
+    joined = _joined(tophat, die, labels, rats) if len(rats) >= 2 else 0.0
     return FaceFeatures(contrast, total, areas, gap, glare, edge, _hu(keep), elongation,
                         spots=len(spots), burnt=burnt, sharpness=sharpness,
                         outline=len(outline) + len(gone), outline_print=outline_print,
                         sharpest=max(m.sharp for m in rats) if die.side >= RESOLVED else 0.0,
-                        )  # fmt: skip
+                        hidden=hidden, joined=joined)  # fmt: skip
 
 
 # -- deciding --------------------------------------------------------------------------------
@@ -1044,9 +1170,30 @@ def _outline_doubt(f: FaceFeatures, decided: tuple[int, float, list[str]]
     return value, conf, why
 
 
+def _cut_doubt(f: FaceFeatures, decided: tuple[int, float, list[str]]
+               ) -> tuple[int, float, list[str]]:  # fmt: skip
+    """Ask when the cut at half the marks' height may have miscounted the rats: a face read
+    as one rat that shows, at a quarter of that height, light apart from the rat as big as
+    one of two rats (a second rat left under the cut?); a face read as two rats whose two
+    marks are still one piece of light at ``JOINED`` of the dimmer one's peak (two rats are
+    printed apart: the light between them falls to the wood, or to a glare's level; one rat
+    broken at a thin neck or tail by blur stays near the print's height there)."""
+    value, conf, why = decided
+    if value == 1 and f.hidden >= OUTLINE_PRINT[0]:
+        conf = min(conf, 0.5)
+        why = [*why, f"a second mark under the cut ({f.hidden:.3f} of the face)"]
+    if value == 0 and f.hidden >= OUTLINE_PRINT[0]:
+        conf = min(conf, 0.5)
+        why = [*why, f"marks under the cut set by light at the outline ({f.hidden:.3f})"]
+    if value == 2 and f.joined >= JOINED:
+        conf = min(conf, 0.4)
+        why = [*why, f"two marks joined by light ({f.joined:.1f} of the dimmer): one rat?"]
+    return value, conf, why
+
+
 def decide_default(f: FaceFeatures) -> tuple[int, float, list[str]]:
     """The built-in rules: (rats, confidence, reasons for doubt)."""
-    return _outline_doubt(f, _decide_rules(f))
+    return _cut_doubt(f, _outline_doubt(f, _decide_rules(f)))
 
 
 def _decide_rules(f: FaceFeatures) -> tuple[int, float, list[str]]:
@@ -1111,7 +1258,7 @@ def decide_model(f: FaceFeatures, model: RatModel) -> tuple[int, float, list[str
     """Score against the taught classes: (rats, confidence, reasons for doubt)."""
     if not model.classes:
         return decide_default(f)
-    return _outline_doubt(f, _decide_taught(f, model))
+    return _cut_doubt(f, _outline_doubt(f, _decide_taught(f, model)))
 
 
 def _decide_taught(f: FaceFeatures, model: RatModel) -> tuple[int, float, list[str]]:

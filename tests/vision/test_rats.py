@@ -593,3 +593,76 @@ def test_a_notch_without_a_glare_is_not_read_over_the_hull() -> None:
     # and below RESOLVED pixels, a notch is not a glare: the die stays asked
     obs = _small_never_certain_wrong(2_000_390)
     assert any("notch" in n for n in obs.notes)
+
+
+# -- seventh pass: the cut at half the marks' height miscounting the rats -----------------------
+def _never_certain_wrong(seed: int) -> DiceObservation:
+    """Standard scene ``seed`` read: no die certain and wrong."""
+    truths, readings, obs = _standard(seed)
+    for t, r in zip(truths, readings, strict=True):
+        assert r is None or r.uncertain or r.value == t.value, (t, r, obs.notes)
+    return obs
+
+
+def test_a_second_rat_under_the_cut_is_asked() -> None:
+    # wide tuning seed 4 001 348: a glare lifts one rat of a pair to twice the other's height;
+    # the marks are cut at half the brightest one's height, so the other rat was a speck and
+    # the 2 read a certain 1. At a quarter of that height it stands out as big as a rat
+    # (the small set's scene of that seed, 26-px dice, failed the same way)
+    for obs in (_never_certain_wrong(4_001_348), _small_never_certain_wrong(4_001_348)):
+        assert any("under the cut" in n for n in obs.notes)
+
+
+def test_a_lone_rat_s_tail_or_table_light_is_not_a_second_rat() -> None:
+    # one-rat dice whose quarter-height light shows the rat's tail or table light at the
+    # outline (tuning 101, 635, 779, 568): still read, the lone rat's light touches the rat
+    # or the region's edge
+    for seed in (101, 568, 635, 779):
+        _assert_all_read_certain(seed)
+
+
+def test_one_rat_broken_at_its_neck_is_not_read_as_two(monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:  # fmt: skip
+    # wide tuning seed 4 000 382: a glare on a one-rat die; the rat's thin head and tail fell
+    # under the cut between it and the body, so it was two marks of a balanced size, a
+    # certain 2. The two stay one piece of light down to 0.6 of the dimmer one's peak (between
+    # two printed rats the light falls to the wood or the glare's level: 0.3-0.53 on the wide
+    # range's two-rat dice): asked. (The pair measured without the glare also finds the
+    # second mark too small now; the face as measured before is checked too.)
+    _never_certain_wrong(4_000_382)
+    image, truths, _ = random_scene(4_000_382)
+    monkeypatch.setattr("companion.vision.rats._pair_under_glare", lambda *a: None)
+    v = image.max(axis=2)
+    t = next(t for t in truths if t.value == 1)
+    die = min(_find_dice(image)[0], key=lambda d: math.hypot(d.cx - t.x, d.cy - t.y))
+    face = measure_face(v, die)
+    assert face.count == 2 and face.joined >= 0.6
+    value, conf, why = decide_default(face)
+    assert conf < 0.9 and any("joined by light" in w for w in why), (value, why)
+
+
+@pytest.mark.parametrize("seed", [4_000_961, 4_002_082, 4_002_470])
+def test_a_pair_under_a_glare_is_measured_without_the_glare(seed: int) -> None:
+    # wide tuning seeds: a glare lies on one rat of a pair; cut at half the face's contrast,
+    # that rat takes in the glare's halo and the other is cut near its own peak, so the second
+    # looked a third of the first ("second mark in between", asked). Measured on the light
+    # narrower than the glare, both rats stand at the ink's own height and balance
+    _assert_all_read_certain(seed)
+
+
+def test_a_blank_reading_cut_by_light_at_the_outline_is_asked() -> None:
+    # engraved set, wide tuning seed 4 001 311: a two-rat die on a blue board square; the
+    # square's light seen inside the die's outline (left out as rim) set the marks' height,
+    # the faint engraved rats stood under half of it and the die read a certain 0, taught or
+    # not. The rats stand out at a quarter of that height, away from the outline: asked
+    rng = np.random.default_rng([4_001_311, 5])
+    values = [int(v) for v in rng.choice([0, 0, 0, 0, 1, 2], int(rng.integers(1, 6)))]
+    image, truths = render_rat_dice(
+        values, 4_001_311, table=("wood", "felt", "white", "board")[int(rng.integers(0, 4))],
+        lighting=LIGHTINGS[int(rng.integers(0, 4))], style=ENGRAVED,
+        die_px=float(rng.uniform(45, 75)),
+    )  # fmt: skip
+    assert 2 in values
+    for model in (None, teach(engraved_examples())):
+        for t, r in zip(truths, match(read_rats(image, model), truths), strict=True):
+            assert r is None or r.uncertain or r.value == t.value, (t, r)
