@@ -12,7 +12,12 @@ What it learns from (never from a held-out photo; tools/benchmark_dice.py decide
 - tabletop-augmented train photos: dice the reader finds (matched), and every labelled die
   cut around its box (the reader misses many of them);
 - synthetic top-down renders (companion.devices.synthetic.render_dice, seeds from 300 000, far
-  from the benchmark's 1 000.. and 50 000..), dice and bare table.
+  from the benchmark's 1 000.. and 50 000..), dice and bare table;
+- ``--oblique N`` 3D renders seen by a tilted camera (render_oblique, the benchmark's
+  synthetic-oblique sampling: tilt 0-35 degrees, its styles and die sizes, but seeds from
+  450 000, far from its 1 000.., 50 000.. and 2 000 000..): every top face as its value,
+  every side face in view big enough to crop as class 0, the reader's readings (matched to
+  a top face: its value, else class 0), the faces it dropped as side faces, bare table.
 
 Each die is cut by ``facenet.face_crops`` (the same code the reader runs) several times with
 its centre and size jittered, then turned by quarter turns and mirrored at random while
@@ -40,7 +45,14 @@ for p in (ROOT, ROOT / "tools"):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
 
-from benchmark_dice import DEFAULT_DATA, SYNTH_STYLES, Label, match, photo_samples  # noqa: E402
+from benchmark_dice import (  # noqa: E402
+    DEFAULT_DATA,
+    SYNTH_STYLES,
+    Label,
+    match,
+    photo_samples,
+    render_oblique_sample,
+)
 
 from companion.devices.synthetic import render_dice  # noqa: E402
 from companion.vision import facenet  # noqa: E402
@@ -48,6 +60,7 @@ from companion.vision.dice import read_pips  # noqa: E402
 
 CLASSES = (0, 1, 2, 3, 4, 5, 6)  # 0: not a die's top face
 SYNTH_FIRST_SEED = 300_000
+OBLIQUE_FIRST_SEED = 450_000  # the benchmark's oblique renders: 1 000.., 50 000.., 2 000 000..
 
 
 @dataclass
@@ -86,7 +99,8 @@ def _bare_spots(rng: np.random.Generator, img: np.ndarray, boxes: list[tuple[flo
     return out
 
 
-def collect(data: Path, synth: int, folds: int, seed: int) -> tuple[list[np.ndarray], list[Die]]:
+def collect(data: Path, synth: int, folds: int, seed: int, oblique: int = 0
+            ) -> tuple[list[np.ndarray], list[Die]]:  # fmt: skip
     rng = np.random.default_rng(seed)
     images: list[np.ndarray] = []
     dice: list[Die] = []
@@ -152,6 +166,47 @@ def collect(data: Path, synth: int, folds: int, seed: int) -> tuple[list[np.ndar
                             False))  # fmt: skip
         for x, y in _bare_spots(rng, img, [(t.x, t.y, t.size) for t in truth], px, 1):
             dice.append(Die("synthetic", len(images) - 1, x, y, px, 0, fold, False))
+
+    for k in range(oblique):
+        try:
+            sample, otruth = render_oblique_sample(OBLIQUE_FIRST_SEED + k)
+        except ValueError:
+            continue
+        images.append(sample.image)
+        fold = k % folds
+        n = len(images) - 1
+        # the reader's readings: a top face's value only when it sits on that top face, not
+        # on one of its side faces (the benchmark's match accepts a reading anywhere in the
+        # top face's box enlarged by half, where a side face's centre may lie)
+        sides: list = []
+        obs = read_pips(sample.image, second_opinion=False, side_faces=sides)
+        pairs, _ = match(sample.labels, list(obs.dice))
+        top_of = {id(d): lab for lab, d in pairs}
+        for d in obs.dice:
+            if d.size <= 0:
+                continue
+            value = 0
+            lab = top_of.get(id(d))
+            if lab is not None:
+                t = next(t for t in otruth if (t.x, t.y) == (lab.cx, lab.cy))
+                mine = math.hypot(d.x - t.x, d.y - t.y)
+                if all(mine < math.hypot(d.x - sx, d.y - sy) for _, sx, sy, _ in t.sides):
+                    value = t.value
+            dice.append(Die("oblique", n, d.x, d.y, d.size, value, fold, True, d.value,
+                            d.uncertain))  # fmt: skip
+        for d in sides:  # dropped as side faces: class 0 unless on a top face
+            if d.size > 0 and all(math.hypot(d.x - t.x, d.y - t.y) > 0.5 * d.size
+                                  for t in otruth):  # fmt: skip
+                dice.append(Die("oblique", n, d.x, d.y, d.size, 0, fold, False))
+        for t in otruth:  # a face is cut by its own side: the top face's, a side face's
+            dice.append(Die("oblique", n, t.x, t.y, t.size, t.value, fold, False))
+            for _, sx, sy, ss in t.sides:
+                if ss >= facenet.MIN_SIDE:
+                    dice.append(Die("oblique", n, sx, sy, ss, 0, fold, False))
+        px = float(np.median([t.size for t in otruth]))
+        boxes = [(t.x, t.y, 2.0 * t.size) for t in otruth]  # the die body around its top
+        for x, y in _bare_spots(rng, sample.image, boxes, px, 1):
+            dice.append(Die("oblique", n, x, y, px, 0, fold, False))
     return images, dice
 
 
@@ -256,6 +311,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--synthetic", type=int, default=800, help="renders to learn from")
+    ap.add_argument("--oblique", type=int, default=0,
+                    help="oblique 3D renders to learn from (top faces and side faces)")  # fmt: skip
     ap.add_argument("--folds", type=int, default=4)
     ap.add_argument("--epochs", type=int, default=10)
     ap.add_argument("--variants", type=int, default=6)
@@ -268,14 +325,14 @@ def main(argv: list[str] | None = None) -> int:
 
     torch.set_num_threads(2)
     t0 = time.time()
-    images, dice = collect(args.data, args.synthetic, args.folds, args.seed)
+    images, dice = collect(args.data, args.synthetic, args.folds, args.seed, args.oblique)
     crops = crops_for(images, dice, args.variants, args.seed)
     labels = np.array([d.label for d in dice])
     folds = np.array([d.fold for d in dice])
     # the real photos are few: each counts three times a render
-    weights = np.array([1.0 if d.source == "synthetic" else 3.0 for d in dice])
-    sources = ("webcam", "tabletop", "synthetic")
-    counts = {src: sum(d.source == src for d in dice) for src in sources}
+    weights = np.array([1.0 if d.source in ("synthetic", "oblique") else 3.0 for d in dice])
+    sources = ("webcam", "tabletop", "synthetic", "oblique")
+    counts = {src: n for src in sources if (n := sum(d.source == src for d in dice))}
     print(f"{len(dice)} dice crops from {len(images)} pictures {counts}, "
           f"per class {np.bincount(labels, minlength=7).tolist()} ({time.time() - t0:.0f} s)",
           flush=True)  # fmt: skip
@@ -314,6 +371,8 @@ def main(argv: list[str] | None = None) -> int:
         "epochs": args.epochs,
         "seed": args.seed,
         "synthetic_seeds": [SYNTH_FIRST_SEED, SYNTH_FIRST_SEED + args.synthetic - 1],
+        "oblique_seeds": [OBLIQUE_FIRST_SEED, OBLIQUE_FIRST_SEED + args.oblique - 1]
+        if args.oblique else [],
         "made_by": "tools/train_face_net.py",
     }
     args.out.with_suffix(".json").write_text(json.dumps(info, indent=1) + "\n", encoding="utf-8")
