@@ -70,6 +70,7 @@ BIG_PIPS_CENTRED = 1.36  # ... unless it is centred on its die body (OFF_CENTRE)
 OFF_CENTRE = 0.3  # opposite rays' reach from a face's centre differ by this of their mean
 OFF_DIAGONAL = 12.0  # ... and its pips lie within this many degrees of its body's diagonal
 OPEN_RAYS = 4  # a 2 or 3 with more rays than this running on over its colour: no die body
+PARALLEL_REACH = 1.6  # a 3 with a copy of its row this many spans beside it: asked
 UNEQUAL_DARK = 2.0  # a face whose pips differ this much in contrast: asked
 ABOVE_TURNS = (0.0, -40.0, 40.0)  # a side face's die body is looked for up, up-left, up-right
 SHADE_CHROMA = 0.04  # ... of its colour in other light: chromaticity within this
@@ -1418,6 +1419,8 @@ def _flag_neighbour_pips(work: np.ndarray, faces: list[_Face], pips: list[Pip],
                 f.confidence = min(f.confidence, 0.4)
                 notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): a pip nearby is not part of it")
                 break
+    read = {id(p) for g in faces for p in g.pips}
+    loose = [p for p in pips if id(p) not in read]  # pips of no face read
     for f in faces:
         if f.uncertain or len(f.pips) not in (2, 3):
             continue  # 4, 5 and 6 are checked cell by cell
@@ -1438,6 +1441,37 @@ def _flag_neighbour_pips(work: np.ndarray, faces: list[_Face], pips: list[Pip],
                 f.confidence = min(f.confidence, 0.5)
                 notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): a pip nearby is not part of it")
                 break
+        if not f.uncertain and len(f.pips) == 3 and _parallel_copy(f, loose, span, r):
+            f.uncertain = f.unsettled = True
+            f.confidence = min(f.confidence, 0.5)
+            notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): a row of pips like it beside it "
+                         "(the other column of a 6?)")
+
+
+def _parallel_copy(f: _Face, pips: list[Pip], span: float, r: float) -> bool:
+    """Whether ``pips`` (pips of no face read) hold a copy of the 3 ``f``'s row, shifted by
+    0.5-``PARALLEL_REACH`` of its span, not downwards, each pip within a pip radius: the
+    other column of a 6 whose rows were not joined (seen squashed, the line between the
+    columns crossed a face brighter than the pips' rings: a certain 3, oblique render 1069).
+    Pips alike (polarity, size, contrast, shape); a die in front of it (below: its front
+    face, camera upright) and another die's 3, read as a face, do not count."""
+    own = {id(p) for p in f.pips}
+    like = [q for q in pips if id(q) not in own and q.polarity == f.pips[0].polarity
+            and 0.6 * r <= q.r <= 1.6 * r and q.contrast >= 0.5 * f.pips[0].contrast
+            and any(_same_shape(p, q, 0.6) for p in f.pips)]
+    if len(like) < 3:
+        return False
+    qs = np.array([(q.x, q.y) for q in like])
+    ps = np.array([(p.x, p.y) for p in f.pips])
+    for q0 in qs:
+        v = q0 - ps[0]
+        if not 0.5 * span <= float(np.hypot(*v)) <= PARALLEL_REACH * span:
+            continue
+        if v[1] > 0.5 * float(np.hypot(*v)):
+            continue  # below it: maybe its die's front face (camera upright)
+        if all(np.min(np.hypot(*(qs - (p + v)).T)) < r for p in ps):
+            return True
+    return False
 
 
 def _flag_rest_of_a_face(faces: list[_Face], responses: dict[int, np.ndarray],

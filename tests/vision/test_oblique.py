@@ -193,11 +193,15 @@ BIG_PIPS_APART = [50006]
 # 1252: a black die's top 4 and two pip columns of its front face, half as contrasted,
 # read as one certain 6.
 TWO_FACES_AS_ONE = [1252]
+# 1069: one column of a squashed white 6 read as a certain 3 (the columns not joined).
+ONE_FACE_IN_HALVES = [1069]
 
 
-@pytest.mark.parametrize("seed", STEEP_SIDE_FACES + BIG_PIPS_APART + TWO_FACES_AS_ONE)
+@pytest.mark.parametrize("seed", STEEP_SIDE_FACES + BIG_PIPS_APART + TWO_FACES_AS_ONE
+                                  + ONE_FACE_IN_HALVES)
 def test_a_side_face_seen_steeply_is_not_counted(seed: int) -> None:
-    """Nor is the top face read wrong (BIG_PIPS_APART, TWO_FACES_AS_ONE)."""
+    """Nor is the top face read wrong (BIG_PIPS_APART, TWO_FACES_AS_ONE,
+    ONE_FACE_IN_HALVES)."""
     tilt, style, values, die_px = _oblique_params(seed)
     table, die, pip = _SYNTH_STYLES[style]
     image, truths = render_oblique(values, seed, (640, 480), tilt_deg=tilt, die_px=die_px,
