@@ -1335,9 +1335,12 @@ def _body_like(work: np.ndarray, f: _Face, turn: float, face: np.ndarray, tol: f
     half = max(2, round(0.18 * f.side))
     cx = round(f.x + reach * f.side * math.sin(math.radians(turn)))
     cy = round(f.y - reach * f.side * math.cos(math.radians(turn)))
-    if cy - half < 0 or cx - half < 0 or cx + half >= w:
+    if cy - half < 0:
         return False
-    patch = work[cy - half : cy + half + 1, cx - half : cx + half + 1].astype(np.float32)
+    patch = work[cy - half : cy + half + 1, max(0, cx - half) : min(w, cx + half + 1)]
+    if patch.size == 0:
+        return False
+    patch = patch.astype(np.float32)
     if lit:  # a body lit clearly brighter (a top face above its front face), pips and all:
         # the patch's median colour
         patch = np.median(patch.reshape(-1, 3), axis=0).reshape(1, 1, 3)
