@@ -143,6 +143,18 @@ def _certain_right(obs: DiceObservation, truths: list[ObliqueTruth]) -> int:
                for t in truths)  # fmt: skip
 
 
+def _assert_certain_dice_are_top_faces_read_right(obs: DiceObservation,
+                                                  truths: list[ObliqueTruth], where: str
+                                                  ) -> None:  # fmt: skip
+    """Every certain reading sits on a top face (never a side face) and has its value."""
+    for d in obs.dice:
+        if d.uncertain:
+            continue
+        kind, value = _nearest_face(truths, d.x, d.y)
+        assert kind == "top", f"{where}: a side face {value} read as a certain {d.value}"
+        assert d.value == value, f"{where}: a certain {d.value} for a {value} at {d.x:.0f}"
+
+
 STYLES = [("wood", "white", "black"), ("felt", "white", "black"), ("board", "red", "white"),
           ("dark", "white", "black"), ("white", "green", "white"),
           ("wood", "black", "white")]  # fmt: skip
@@ -160,12 +172,7 @@ def test_side_faces_seen_at_20_to_35_degrees_are_never_certain_dice() -> None:
         image, truths = render_oblique(VALUES[k % 6], seed, tilt_deg=tilt, die_px=50 + 2 * (k % 5),
                                        table=table, die_colour=die, pip_colour=pip)  # fmt: skip
         obs = read_pips(image)
-        for d in obs.dice:
-            if d.uncertain:
-                continue
-            kind, value = _nearest_face(truths, d.x, d.y)
-            assert kind == "top", f"seed {seed}: a side face {value} read as a certain {d.value}"
-            assert d.value == value, f"seed {seed}: a certain {d.value} for a {value}"
+        _assert_certain_dice_are_top_faces_read_right(obs, truths, f"seed {seed}")
         right += _certain_right(obs, truths)
         total += len(truths)
     assert right >= 0.5 * total  # 25 of 41 when written
@@ -206,10 +213,4 @@ def test_a_side_face_seen_steeply_is_not_counted(seed: int) -> None:
     table, die, pip = _SYNTH_STYLES[style]
     image, truths = render_oblique(values, seed, (640, 480), tilt_deg=tilt, die_px=die_px,
                                    table=table, die_colour=die, pip_colour=pip)  # fmt: skip
-    obs = read_pips(image)
-    for d in obs.dice:
-        if d.uncertain:
-            continue
-        kind, value = _nearest_face(truths, d.x, d.y)
-        assert kind == "top", f"a side face {value} read as a certain {d.value} at {d.x:.0f}"
-        assert d.value == value, f"a certain {d.value} for a {value} at {d.x:.0f}"
+    _assert_certain_dice_are_top_faces_read_right(read_pips(image), truths, f"seed {seed}")
