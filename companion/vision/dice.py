@@ -1295,6 +1295,14 @@ def _flag_side_faces(work: np.ndarray, faces: list[_Face], notes: list[str]) -> 
             continue
         if f.uncertain or not f.pips or (f.isotropy > 0.85 and not oblique and not lone):
             continue  # seen head-on: a top face (side faces are foreshortened)
+        if f.isotropy > 0.85 and not oblique:
+            # a 1 in a picture seen from above: only a body of its hue lit clearly brighter
+            # (a light table of the die's colour beside a top face is no top face above it)
+            if _lit_body_above(work, f, ABOVE_TURNS):
+                f.uncertain = True
+                f.confidence = min(f.confidence, 0.4)
+                notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): a die body lit brighter above it")
+            continue
         ratio = _median([p.minor / p.major for p in f.pips])
         turns = [abs(math.degrees(p.angle) - level) % 180 for p in f.pips]
         vertical = _median([min(a, 180 - a) for a in turns])  # 90: across the level axis
@@ -1345,13 +1353,19 @@ def _body_like(work: np.ndarray, f: _Face, turn: float, face: np.ndarray, tol: f
         # the patch's median colour
         patch = np.median(patch.reshape(-1, 3), axis=0).reshape(1, 1, 3)
     like = np.sqrt(((patch - face) ** 2).sum(axis=2)) < tol
-    if lit:
-        like[:] = False
     total = float(face.sum())
     coloured = float(face.max() - face.min()) > 0.3 * float(face.max())
+    if lit or (not coloured and (turn != 0 or f.isotropy > 0.85)):
+        # a white or grey die's colour is any light table's: beyond the straight-up test on
+        # a squashed face (as before this pass), only a body lit clearly brighter counts
+        like[:] = False
     if total > 100 and (coloured or grey_too):
         bright = patch.sum(axis=2)
         ratio = bright / total
+        if not coloured:
+            # a white face's own light: the rings around its pips are darkened by them
+            # (a white table beside a white top face looked "lit brighter" than the rings)
+            ratio = bright / max(total, _face_light(work, f))
         chroma = patch / np.maximum(bright, 1)[..., None] - face / total
         # a white or grey die's hue is any light table's: only a body lit clearly more (a
         # top face above its side face) counts then
@@ -1359,6 +1373,18 @@ def _body_like(work: np.ndarray, f: _Face, turn: float, face: np.ndarray, tol: f
         like |= ((np.sqrt((chroma**2).sum(axis=2)) < SHADE_CHROMA)
                  & (ratio > low) & (ratio < SHADE_RATIO[1]))  # fmt: skip
     return float(like.mean()) > 0.6
+
+
+def _face_light(work: np.ndarray, f: _Face) -> float:
+    """The brightest tenth of ``f``'s face (B + G + R, 90th percentile over the square of
+    half its side around its centre): the face's own light, its pips aside."""
+    h, w = work.shape[:2]
+    half = max(2, round(0.5 * f.side))
+    x0, y0 = max(0, round(f.x) - half), max(0, round(f.y) - half)
+    x1, y1 = min(w, round(f.x) + half + 1), min(h, round(f.y) + half + 1)
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    return float(np.percentile(work[y0:y1, x0:x1].astype(np.float32).sum(axis=2), 90))
 
 
 def _view_axis(faces: list[_Face]) -> float | None:
