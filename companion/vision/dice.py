@@ -1335,10 +1335,13 @@ def _lit_body_above(work: np.ndarray, f: _Face, turns: tuple[float, ...]) -> boo
 
 def _body_like(work: np.ndarray, f: _Face, turn: float, face: np.ndarray, tol: float,
                grey_too: bool = False, lit: bool = False, reach: float = 0.95) -> bool:
-    """True when the patch 0.95 side from ``f``'s centre, ``turn`` degrees from straight up,
-    is mostly of its face's colour: within ``tol``, or, for a coloured die (any light die
+    """True when the patch ``reach`` side from ``f``'s centre, ``turn`` degrees from straight
+    up, is mostly of its face's colour: within ``tol`` (a white or grey die: only straight up
+    from a squashed face, as before the seventh pass), or, for a coloured die (any light die
     with ``grey_too``), of the same hue in other light (chromaticity within ``SHADE_CHROMA``,
-    ``SHADE_RATIO`` times as bright: a top face is lit up to twice as much as a side face)."""
+    ``SHADE_RATIO`` times as bright: a top face is lit up to twice as much as a side face; a
+    white or grey die's ``SHADE_LIT`` times its own light at least). ``lit``: the patch's
+    median colour, of the same hue and clearly brighter only."""
     h, w = work.shape[:2]
     half = max(2, round(0.18 * f.side))
     cx = round(f.x + reach * f.side * math.sin(math.radians(turn)))
