@@ -315,12 +315,12 @@ def test_a_die_cut_from_touching_dice_must_be_die_sized() -> None:
     assert any("cut from touching dice of odd size" in n for n in obs.notes)
 
 
-def _engraved_1219() -> tuple[list[int], np.ndarray, list[RatTruth]]:
-    """Tuning seed 1219 of the benchmark's engraved set, rendered as the benchmark does."""
-    rng = np.random.default_rng([1219, 5])
+def _engraved(seed: int) -> tuple[list[int], np.ndarray, list[RatTruth]]:
+    """Seed ``seed`` of the benchmark's engraved set, rendered as the benchmark does."""
+    rng = np.random.default_rng([seed, 5])
     values = [int(v) for v in rng.choice([0, 0, 0, 0, 1, 2], int(rng.integers(1, 6)))]
     image, truths = render_rat_dice(
-        values, 1219, table=("wood", "felt", "white", "board")[int(rng.integers(0, 4))],
+        values, seed, table=("wood", "felt", "white", "board")[int(rng.integers(0, 4))],
         lighting=LIGHTINGS[int(rng.integers(0, 4))], style=ENGRAVED,
         die_px=float(rng.uniform(45, 75)),
     )  # fmt: skip
@@ -332,7 +332,7 @@ def test_pair_sized_crisp_light_at_the_outline_is_asked() -> None:
     # at a two-rat die's outline was dropped as rim and the 2 read a silent 0. (The band is a
     # bright board square seen inside the outline, which also set the marks' cut above the
     # faint rats; see test_lit_table_inside_the_outline_does_not_hide_faint_print.)
-    values, image, truths = _engraved_1219()
+    values, image, truths = _engraved(1219)
     assert 2 in values
     for t, r in zip(truths, match(read_rats(image), truths), strict=True):
         assert r is None or r.uncertain or r.value == t.value
@@ -391,7 +391,7 @@ def test_lit_table_inside_the_outline_does_not_hide_faint_print() -> None:
     # outline was the brightest "mark" and set the cut at half its height, above the faint
     # engraved rats. It runs out to the outline, so the face is measured again without it:
     # the taught model now reads the 2 (before: asked, rats not found)
-    values, image, truths = _engraved_1219()
+    values, image, truths = _engraved(1219)
     readings = match(read_rats(image, teach(engraved_examples())), truths)
     assert [(r.value, r.uncertain) if r else None for r in readings] == [
         (t.value, False) for t in truths
@@ -655,13 +655,7 @@ def test_a_blank_reading_cut_by_light_at_the_outline_is_asked() -> None:
     # square's light seen inside the die's outline (left out as rim) set the marks' height,
     # the faint engraved rats stood under half of it and the die read a certain 0, taught or
     # not. The rats stand out at a quarter of that height, away from the outline: asked
-    rng = np.random.default_rng([4_001_311, 5])
-    values = [int(v) for v in rng.choice([0, 0, 0, 0, 1, 2], int(rng.integers(1, 6)))]
-    image, truths = render_rat_dice(
-        values, 4_001_311, table=("wood", "felt", "white", "board")[int(rng.integers(0, 4))],
-        lighting=LIGHTINGS[int(rng.integers(0, 4))], style=ENGRAVED,
-        die_px=float(rng.uniform(45, 75)),
-    )  # fmt: skip
+    values, image, truths = _engraved(4_001_311)
     assert 2 in values
     for model in (None, teach(engraved_examples())):
         for t, r in zip(truths, match(read_rats(image, model), truths), strict=True):
