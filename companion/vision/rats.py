@@ -804,24 +804,16 @@ def _marks(v: Any, die: _Die, min_contrast: float, skip: Any = None
     the thin print), cut at half the brightest marks' height. ``skip`` (bool, the region's
     crop): light known not to be print, left out of that height."""
     np, cv2 = _imports()
-    rh, rw = die.region.shape
-    crop = v[die.y0 : die.y0 + rh, die.x0 : die.x0 + rw]
     inside = die.region > 0
-    values = crop[inside]
-    if values.size < 16:
+    if int(inside.sum()) < 16:
         return 0.0, 0.0, None, [], None
-    wood = float(np.median(crop[die.core > 0])) if die.core.any() else float(np.median(values))
-    flat = np.where(inside, crop, np.uint8(min(255.0, wood))).astype(np.uint8)
-    k = max(3, int(round(TOPHAT * die.side)) | 1)
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    broad = cv2.morphologyEx(flat, cv2.MORPH_OPEN, kernel)
-    tophat = flat.astype(np.float32) - broad.astype(np.float32)
+    rh, rw = die.region.shape
+    wood, flat = _flat_face(v, die)
+    tophat = flat.astype(np.float32) - _opening(flat, TOPHAT * die.side).astype(np.float32)
     # measured on the top face's core only: the lighter rim and lit side faces stay out
     face = (die.core > 0) if die.core.any() else inside
     # broad light: what survives an opening narrower than a glare but wider than a rat's body
-    k2 = max(3, int(round(GLARE_DISK * die.side)) | 1)
-    mid = cv2.morphologyEx(flat, cv2.MORPH_OPEN,
-                           cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k2, k2)))  # fmt: skip
+    mid = _opening(flat, GLARE_DISK * die.side)
     glare = float(np.percentile(mid[face], 99.5)) - wood
     if skip is not None and (face & ~skip).any():
         face = face & ~skip
@@ -864,6 +856,26 @@ def _marks(v: Any, die: _Die, min_contrast: float, skip: Any = None
                          light))  # fmt: skip
     out.sort(key=lambda m: -m.area)
     return contrast, glare, labels, out, tophat
+
+
+def _flat_face(v: Any, die: _Die) -> tuple[float, Any]:
+    """(the wood's level: the median of the die's core in ``v``, else of its region; the
+    die's crop of ``v`` with everything off its region set to that level)."""
+    np, _cv2 = _imports()
+    rh, rw = die.region.shape
+    crop = v[die.y0 : die.y0 + rh, die.x0 : die.x0 + rw]
+    inside = die.region > 0
+    wood = float(np.median(crop[die.core > 0] if die.core.any() else crop[inside]))
+    flat = np.where(inside, crop, np.uint8(min(255.0, wood))).astype(np.uint8)
+    return wood, flat
+
+
+def _opening(flat: Any, width: float) -> Any:
+    """``flat`` opened by a disc about ``width`` pixels across (odd, at least 3)."""
+    _np, cv2 = _imports()
+    k = max(3, int(round(width)) | 1)
+    return cv2.morphologyEx(flat, cv2.MORPH_OPEN,
+                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))  # fmt: skip
 
 
 def _is_rim(m: _Mark, side: float) -> bool:
@@ -1006,19 +1018,12 @@ def _joined(tophat: Any, die: _Die, labels: Any, rats: list[_Mark]) -> float:
 def _narrow_tophat(v: Any, die: _Die) -> tuple[Any, float] | None:
     """(light narrower than ``GLARE_DISK`` of the side on the die's region, its 99.5th
     percentile on the top face's core): the print alone, a glare's broad light left out."""
-    np, cv2 = _imports()
-    rh, rw = die.region.shape
-    crop = v[die.y0 : die.y0 + rh, die.x0 : die.x0 + rw]
-    inside = die.region > 0
+    np, _cv2 = _imports()
     face = die.core > 0
     if not face.any():
         return None
-    wood = float(np.median(crop[face]))
-    flat = np.where(inside, crop, np.uint8(min(255.0, wood))).astype(np.uint8)
-    k = max(3, int(round(GLARE_DISK * die.side)) | 1)
-    mid = cv2.morphologyEx(flat, cv2.MORPH_OPEN,
-                           cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))  # fmt: skip
-    narrow = flat.astype(np.float32) - mid.astype(np.float32)
+    _wood, flat = _flat_face(v, die)
+    narrow = flat.astype(np.float32) - _opening(flat, GLARE_DISK * die.side).astype(np.float32)
     return narrow, float(np.percentile(narrow[face], 99.5))
 
 
