@@ -1,7 +1,7 @@
 """Benchmark the pip-dice reader on labelled photos and synthetic renders.
 
     python tools/benchmark_dice.py [--set webcam-white|tabletop-augmented|synthetic|all]
-                                   [--split train|heldout|heldout-a|heldout-b|all]
+                                   [--split train|heldout|heldout-a|heldout-b|heldout-c|all]
                                    [--limit N] [--data DIR]
                                    [--dump FILE] [--max-dice N] [--classical]
                                    [--without-finder]
@@ -52,7 +52,8 @@ photos by the parity of a CRC-32 of their file name, renders by seed range. ``he
 until then) may now be looked at, one photo at a time, to learn why held-out dice are asked;
 ``heldout-b`` (odd CRC, renders from seed 2 000 000) is still blind: no rule is changed
 after looking at one of its failures. ``heldout`` is both halves of the photos and the seed
-50 000 renders, as before.
+50 000 renders, as before. ``heldout-c`` (eighth pass; renders only, from seed 3 000 000) is
+the blind range of the eighth pass: heldout-b had been run three times by then.
 """
 
 from __future__ import annotations
@@ -93,6 +94,8 @@ from companion.vision.observation import DiceObservation, DieReading  # noqa: E4
 DEFAULT_DATA = Path("/work/shared/data/dice-photos")
 HELDOUT = {"webcam-white": {"valid"}, "tabletop-augmented": {"valid", "test"}}
 PHOTO_SETS = ("webcam-white", "tabletop-augmented")
+# first seed of the renders of each split (any other split: 50 000, "heldout" / "heldout-a")
+RENDER_SEEDS = {"train": 1000, "heldout-b": 2_000_000, "heldout-c": 3_000_000}
 
 
 @dataclass(frozen=True)
@@ -571,7 +574,8 @@ def main(argv: list[str] | None = None) -> int:
                     choices=["webcam-white", "tabletop-augmented", "synthetic", "synthetic-far",
                              "synthetic-designs", "all", "busy", "synthetic-oblique"])  # fmt: skip
     ap.add_argument("--split", default="all",
-                    choices=["train", "heldout", "heldout-a", "heldout-b", "all"])  # fmt: skip
+                    choices=["train", "heldout", "heldout-a", "heldout-b", "heldout-c", "all"]
+                    )  # fmt: skip
     ap.add_argument("--limit", type=int, default=None, help="at most N images per set/split")
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--failures", action="store_true", help="list silent wrong readings")
@@ -606,13 +610,16 @@ def main(argv: list[str] | None = None) -> int:
             if set_name.startswith("busy-"):
                 kind, width = set_name[5:].rsplit("-", 1)
                 size = next(s for s in BUSY_SIZES if s[0] == int(width))
-                first = {"train": 1000, "heldout-b": 2_000_000}.get(split, 50_000)
+                first = RENDER_SEEDS.get(split, 50_000)
                 samples = busy_samples(kind, size, args.limit, first_seed=first)
             elif set_name.startswith("synthetic"):
                 far, designs = set_name == "synthetic-far", set_name == "synthetic-designs"
-                first = {"train": 1000, "heldout-b": 2_000_000}.get(split, 50_000)
+                first = RENDER_SEEDS.get(split, 50_000)
                 samples = synthetic_samples(args.limit, first_seed=first, far=far,
                                             designs=designs)  # fmt: skip
+            elif split == "heldout-c":
+                print(f"{set_name} / {split}: renders only (no photos are left unseen)")
+                continue
             else:
                 samples = photo_samples(args.data, set_name, split, args.limit, args.max_dice)
             tallies = run(samples, readers, dump, (set_name, split))
@@ -637,7 +644,7 @@ def _run_oblique(args: argparse.Namespace,
                  readers: dict[str, Callable[[np.ndarray], DiceObservation]],
                  dump: TextIO | None, split: str) -> None:  # fmt: skip
     """The synthetic-oblique rows of one split: one per tilt band, then all tilts."""
-    first = {"train": 1000, "heldout-b": 2_000_000}.get(split, 50_000)
+    first = RENDER_SEEDS.get(split, 50_000)
     totals = {name: Tally() for name in readers}
     for low, high in OBLIQUE_BANDS:
         samples = oblique_samples(args.limit, first_seed=first, band=(low, high))

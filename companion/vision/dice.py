@@ -77,6 +77,9 @@ SHADE_CHROMA = 0.04  # ... of its colour in other light: chromaticity within thi
 SHADE_RATIO = (0.75, 2.4)  # ... and this many times as bright
 SHADE_LIT = 1.15  # ... for a white or grey die (a 1, or in a picture taken at an angle),
 # at least this many times
+JOIN_COLOUR = 2.0  # pips a face left out, tried again: ring colours within this many tolerances
+JOIN_REACH = 1.0  # ... within this many face sides of its centre
+JOIN_MAX = 6  # ... at most this many of them, the nearest
 EDGE_REACH = 1.2  # a 1-4 this many sides from the picture's edge, its body on the edge: asked
 EDGE_STRIP = 5  # ... "on the edge": in the outermost EDGE_STRIP px (pips that near are lost)
 EDGE_COLOUR = 60.0  # ... and within this (sum of |BGR| differences) of its face colour
@@ -138,6 +141,7 @@ class _Face:
     pips: list[Pip]
     unsettled: bool = False  # a doubt a picture of the face cannot settle (see _second_opinion)
     side_doubt: bool = False  # "top or side face?" (see _drop_side_faces, _flag_side_faces)
+    crowded: bool = False  # pip-like marks on the face that are not its pips (see _join_pips)
 
 
 def read_pips(image: np.ndarray, *, second_opinion: bool = True,
@@ -1024,7 +1028,7 @@ def _classify(grey: np.ndarray, group: list[Pip], resp: np.ndarray) -> _Face | N
         conf -= min(0.4, 0.2 * stray)
     centre = np.array([0.0, 0.0, 1.0]) @ m
     return _Face(n, float(centre[0]), float(centre[1]), side, conf, uncertain, isotropy,
-                 notes, group, unsettled)  # fmt: skip
+                 notes, group, unsettled, crowded=worst_empty > 0.3 or stray > 0.5)  # fmt: skip
 
 
 def _squash_turn(lin: np.ndarray, group: list[Pip]) -> float:
@@ -1165,6 +1169,7 @@ def _read_faces(
     index = {id(p): k for k, p in enumerate(pips)}
     todo = [(g, 1.0) for g in _groups(work, pips, near=near)]
     view = _squashed_view(pips)
+    lost: list[list[Pip]] = []
     while todo:
         group, strict = todo.pop()
         resp = responses[group[0].polarity]
@@ -1184,10 +1189,77 @@ def _read_faces(
                 continue
         if face is not None:
             faces.append(face)
-            notes.extend(f"die at ({face.x:.0f}, {face.y:.0f}): {t}" for t in face.notes)
-        elif failed is not None and (len(group) > 1 or _clean_pip(group[0])):
-            failed.append(group)
+        elif len(group) > 1 or _clean_pip(group[0]):
+            lost.append(group)
+    faces = _join_pips(planes, pips, responses, faces, lost)
+    for face in faces:
+        notes.extend(f"die at ({face.x:.0f}, {face.y:.0f}): {t}" for t in face.notes)
+    if failed is not None:
+        failed.extend(lost)
     return faces, notes
+
+
+def _join_pips(planes: dict[int, np.ndarray], pips: list[Pip],
+               responses: dict[int, np.ndarray], faces: list[_Face], lost: list[list[Pip]]
+               ) -> list[_Face]:  # fmt: skip
+    """Pips of one face that the grouping kept apart, joined again (eighth pass).
+
+    Two pips are grouped when their rings have one colour and the line between them stays
+    on it. A pip near the edge of a face seen at an angle has the bevel or the side face in
+    its ring, and a face in uneven light is brighter between its pips than at their rings:
+    the face's pips then fall apart, and a 4 is read as a 2 with pips where its empty cells
+    should be (asked, with a wrong value). A face with pip-like marks that are not its pips
+    (``crowded``) is tried with the pips near it (``JOIN_REACH`` sides) of its polarity,
+    size and shape and nearly its colour (``JOIN_COLOUR`` times the grouping's tolerance, no
+    line test). When one set of them, added, makes a face the layouts read with no doubt
+    (the most pips if several do, and one value), that face replaces it, and the faces and
+    groups its pips came from go. It stays asked: joined across a line the grouping refused,
+    it may hold pips of a side face; the second opinion may confirm it.
+    """
+    out = list(faces)
+    for f in faces:
+        if not f.crowded or len(f.pips) >= 6 or not any(g is f for g in out):
+            continue
+        pol = f.pips[0].polarity
+        own = {id(p) for p in f.pips}
+        r = _median([p.r for p in f.pips])
+        cands = []
+        for p in pips:
+            if id(p) in own or p.polarity != pol or max(p.r, r) > 1.6 * min(p.r, r):
+                continue
+            if math.hypot(p.x - f.x, p.y - f.y) > JOIN_REACH * f.side:
+                continue
+            if any(_same_shape(p, q, 1.0) and _colour_dist(p.face, q.face)
+                   <= JOIN_COLOUR * max(18.0, 0.22 * min(p.contrast, q.contrast))
+                   for q in f.pips):  # fmt: skip
+                cands.append(p)
+        cands.sort(key=lambda p: math.hypot(p.x - f.x, p.y - f.y))
+        cands = cands[:JOIN_MAX]
+        clean: list[_Face] = []
+        for k in range(1, 7 - len(f.pips)):
+            for extra in itertools.combinations(cands, k):
+                face = _classify(planes[pol], f.pips + list(extra), responses[pol])
+                if face is not None and not face.uncertain:
+                    clean.append(face)
+        if not clean:
+            continue
+        most = max(len(c.pips) for c in clean)
+        clean = [c for c in clean if len(c.pips) == most]
+        if len({c.value for c in clean}) != 1:
+            continue
+        joined = clean[0]
+        ids = {id(p) for p in joined.pips}
+        # the faces its pips were read in go whole, or nothing is joined
+        holders = [g for g in out if g is not f and any(id(p) in ids for p in g.pips)]
+        if any(id(p) not in ids for g in holders for p in g.pips):
+            continue
+        out = [g for g in out if g is not f and not any(g is h for h in holders)]
+        joined.uncertain = True
+        joined.notes.append(f"pips joined across uneven light ({len(f.pips)} + "
+                            f"{len(joined.pips) - len(f.pips)})")  # fmt: skip
+        out.append(joined)
+        lost[:] = [rest for g in lost if (rest := [p for p in g if id(p) not in ids])]
+    return out
 
 
 def _gradient(grey: np.ndarray) -> np.ndarray:
