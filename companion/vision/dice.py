@@ -79,7 +79,8 @@ SHADE_LIT = 1.15  # ... for a white or grey die (a 1, or in a picture taken at a
 # at least this many times
 JOIN_COLOUR = 2.0  # pips a face left out, tried again: ring colours within this many tolerances
 JOIN_REACH = 1.0  # ... within this many face sides of its centre
-JOIN_MAX = 6  # ... at most this many of them, the nearest
+JOIN_MAX = 4  # ... at most this many of them (more: a pattern, not tried)
+JOIN_GROUPS = 2 * MAX_DICE  # more groups of pips that fit no face: a busy table, not tried
 EDGE_REACH = 1.2  # a 1-4 this many sides from the picture's edge, its body on the edge: asked
 EDGE_STRIP = 5  # ... "on the edge": in the outermost EDGE_STRIP px (pips that near are lost)
 EDGE_COLOUR = 60.0  # ... and within this (sum of |BGR| differences) of its face colour
@@ -1171,6 +1172,7 @@ def _read_faces(
     todo = [(g, 1.0) for g in _groups(work, pips, near=near)]
     view = _squashed_view(pips)
     lost: list[list[Pip]] = []
+    unfit: list[list[Pip]] = []  # groups that fit no face, before they are split again
     while todo:
         group, strict = todo.pop()
         resp = responses[group[0].polarity]
@@ -1179,6 +1181,8 @@ def _read_faces(
             face = _single(work, planes[GREY], group[0], resp, view)
         else:
             face = _classify(grey, group, resp)
+        if face is None and len(group) > 1 and strict == 1.0:
+            unfit.append(group)
         if (face is None or len(group) > 6) and len(group) > 2 and strict > 0.4:
             # maybe two faces (a top and a side face, or two touching dice): split harder
             within = None
@@ -1192,7 +1196,7 @@ def _read_faces(
             faces.append(face)
         elif len(group) > 1 or _clean_pip(group[0]):
             lost.append(group)
-    faces = _join_pips(planes, pips, responses, faces, lost)
+    faces = _join_pips(planes, pips, responses, faces, lost, unfit)
     for face in faces:
         notes.extend(f"die at ({face.x:.0f}, {face.y:.0f}): {t}" for t in face.notes)
     if failed is not None:
@@ -1201,66 +1205,94 @@ def _read_faces(
 
 
 def _join_pips(planes: dict[int, np.ndarray], pips: list[Pip],
-               responses: dict[int, np.ndarray], faces: list[_Face], lost: list[list[Pip]]
-               ) -> list[_Face]:  # fmt: skip
+               responses: dict[int, np.ndarray], faces: list[_Face], lost: list[list[Pip]],
+               unfit: list[list[Pip]]) -> list[_Face]:  # fmt: skip
     """Pips of one face that the grouping kept apart, joined again (eighth pass).
 
     Two pips are grouped when their rings have one colour and the line between them stays
     on it. A pip near the edge of a face seen at an angle has the bevel or the side face in
     its ring, and a face in uneven light is brighter between its pips than at their rings:
     the face's pips then fall apart, and a 4 is read as a 2 with pips where its empty cells
-    should be (asked, with a wrong value). A face with pip-like marks that are not its pips
-    (``crowded``) is tried with the pips near it (``JOIN_REACH`` sides) of its polarity,
-    size and shape and nearly its colour (``JOIN_COLOUR`` times the grouping's tolerance, no
-    line test). When one set of them, added, makes a face the layouts read with no doubt
-    (the most pips if several do, and one value), that face replaces it, and the faces and
-    groups its pips came from go. It stays asked: joined across a line the grouping refused,
+    should be (asked, with a wrong value), or three of its pips fit no face and the die is
+    missed. A face with pip-like marks that are not its pips (``crowded``), and a group of
+    pips that fit no face (``unfit``, before it was split again), is tried with the pips
+    near it (``JOIN_REACH`` sides; for a group, that many times its own span) of its
+    polarity, size and shape and nearly its colour (``JOIN_COLOUR`` times the grouping's
+    tolerance, no line test; not when there are more than ``JOIN_MAX``: a speckled or
+    dotted table). When one set of them, added, makes a face the layouts read
+    with no doubt (the most pips if several do, and one value), that face replaces the faces
+    and groups its pips were in. It stays asked: joined across a line the grouping refused,
     it may hold pips of a side face; the second opinion may confirm it.
     """
     out = list(faces)
-    for f in faces:
-        if not f.crowded or len(f.pips) >= 6 or not any(g is f for g in out):
+    seeds: list[tuple[list[Pip], float, float, float, _Face | None]] = []
+    for f in faces if len(faces) <= JOIN_GROUPS else []:
+        if f.crowded and len(f.pips) < 6:
+            seeds.append((f.pips, f.x, f.y, JOIN_REACH * f.side, f))
+    # on a busy table (granite, a perforated mat) hundreds of texture groups fit no face,
+    # or read as faces: they are not tried (time; none of them is a die's face)
+    for g in unfit if len(unfit) <= JOIN_GROUPS else []:
+        if len(g) < 6:
+            span = max(math.hypot(p.x - q.x, p.y - q.y) for p, q in itertools.combinations(g, 2))
+            seeds.append((g, statistics.fmean(p.x for p in g), statistics.fmean(p.y for p in g),
+                          JOIN_REACH * 1.5 * span, None))  # fmt: skip
+    taken: set[int] = set()
+    xs = np.array([p.x for p in pips])
+    ys = np.array([p.y for p in pips])
+    for group, cx, cy, reach, seed in seeds:
+        if seed is not None and not any(g is seed for g in out):
+            continue  # a face already joined into another
+        if any(id(p) in taken for p in group):
             continue
-        pol = f.pips[0].polarity
-        own = {id(p) for p in f.pips}
-        r = _median([p.r for p in f.pips])
-        cands = []
-        for p in pips:
-            if id(p) in own or p.polarity != pol or max(p.r, r) > 1.6 * min(p.r, r):
-                continue
-            if math.hypot(p.x - f.x, p.y - f.y) > JOIN_REACH * f.side:
-                continue
-            if any(_same_shape(p, q, 1.0) and _colour_dist(p.face, q.face)
-                   <= JOIN_COLOUR * max(18.0, 0.22 * min(p.contrast, q.contrast))
-                   for q in f.pips):  # fmt: skip
-                cands.append(p)
-        cands.sort(key=lambda p: math.hypot(p.x - f.x, p.y - f.y))
-        cands = cands[:JOIN_MAX]
-        clean: list[_Face] = []
-        for k in range(1, 7 - len(f.pips)):
-            for extra in itertools.combinations(cands, k):
-                face = _classify(planes[pol], f.pips + list(extra), responses[pol])
-                if face is not None and not face.uncertain:
-                    clean.append(face)
-        if not clean:
+        near = np.flatnonzero(np.hypot(xs - cx, ys - cy) <= reach).tolist()
+        joined = _joined(planes, [pips[k] for k in near], responses, group, cx, cy, reach)
+        if joined is None:
             continue
-        most = max(len(c.pips) for c in clean)
-        clean = [c for c in clean if len(c.pips) == most]
-        if len({c.value for c in clean}) != 1:
-            continue
-        joined = clean[0]
         ids = {id(p) for p in joined.pips}
         # the faces its pips were read in go whole, or nothing is joined
-        holders = [g for g in out if g is not f and any(id(p) in ids for p in g.pips)]
+        holders = [g for g in out if any(id(p) in ids for p in g.pips)]
         if any(id(p) not in ids for g in holders for p in g.pips):
             continue
-        out = [g for g in out if g is not f and not any(g is h for h in holders)]
+        out = [g for g in out if not any(g is h for h in holders)]
         joined.uncertain = True
-        joined.notes.append(f"pips joined across uneven light ({len(f.pips)} + "
-                            f"{len(joined.pips) - len(f.pips)})")  # fmt: skip
+        joined.notes.append(f"pips joined across uneven light ({len(group)} + "
+                            f"{len(joined.pips) - len(group)})")  # fmt: skip
         out.append(joined)
+        taken |= ids
         lost[:] = [rest for g in lost if (rest := [p for p in g if id(p) not in ids])]
     return out
+
+
+def _joined(planes: dict[int, np.ndarray], pips: list[Pip], responses: dict[int, np.ndarray],
+            group: list[Pip], cx: float, cy: float, reach: float) -> _Face | None:
+    """:func:`_join_pips` for one face or group: the one clean face it makes with pips near
+    it, or None."""
+    pol = group[0].polarity
+    own = {id(p) for p in group}
+    r = _median([p.r for p in group])
+    cands = []
+    for p in pips:
+        if id(p) in own or p.polarity != pol or max(p.r, r) > 1.6 * min(p.r, r):
+            continue
+        if math.hypot(p.x - cx, p.y - cy) > reach:
+            continue
+        if any(_same_shape(p, q, 1.0) and _colour_dist(p.face, q.face)
+               <= JOIN_COLOUR * max(18.0, 0.22 * min(p.contrast, q.contrast))
+               for q in group):  # fmt: skip
+            cands.append(p)
+    if len(cands) > JOIN_MAX:
+        return None  # more such pips around it than a face could take: texture, a lattice
+    clean: list[_Face] = []
+    for k in range(1, 7 - len(group)):
+        for extra in itertools.combinations(cands, k):
+            face = _classify(planes[pol], group + list(extra), responses[pol])
+            if face is not None and not face.uncertain:
+                clean.append(face)
+    if not clean:
+        return None
+    most = max(len(c.pips) for c in clean)
+    clean = [c for c in clean if len(c.pips) == most]
+    return clean[0] if len({c.value for c in clean}) == 1 else None
 
 
 def _gradient(grey: np.ndarray) -> np.ndarray:
