@@ -1573,7 +1573,7 @@ def _flag_neighbour_pips(work: np.ndarray, faces: list[_Face], pips: list[Pip],
                 continue
             if not any(_same_shape(p, q, 1.0) for p in f.pips):
                 continue  # a pip on a side face is squashed another way
-            if math.hypot(q.x - f.x, q.y - f.y) < reach:
+            if math.hypot(q.x - f.x, q.y - f.y) < reach and not _other_surface(work, f, q, pips):
                 f.uncertain = f.unsettled = True
                 f.confidence = min(f.confidence, 0.5)
                 notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): a pip nearby is not part of it")
@@ -1583,6 +1583,24 @@ def _flag_neighbour_pips(work: np.ndarray, faces: list[_Face], pips: list[Pip],
             f.confidence = min(f.confidence, 0.5)
             notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): a row of pips like it beside it "
                          "(the other column of a 6?)")
+
+
+def _other_surface(work: np.ndarray, f: _Face, q: Pip, pips: list[Pip]) -> bool:
+    """Whether pip ``q`` lies on another surface than face ``f``'s pips (eighth pass): its
+    ring's colour is further from every one of theirs than :func:`_join_pips` would take
+    (``JOIN_COLOUR`` times the grouping's tolerance) and the line to each of them leaves the
+    face's colour. On a die seen at an angle, the pips of its side face, in another light,
+    lie next to a 2 or a 3 on its top."""
+    mask = np.zeros(work.shape[:2], np.uint8)
+    for o in pips:
+        cv2.circle(mask, (round(o.x), round(o.y)), max(2, round(1.45 * o.r)), 255, -1)
+    for p in f.pips:
+        tol = max(18.0, 0.22 * min(p.contrast, q.contrast))
+        if _colour_dist(p.face, q.face) <= JOIN_COLOUR * tol:
+            return False
+        if _on_face_line(work, p, q, mask, tol):
+            return False
+    return True
 
 
 def _parallel_copy(f: _Face, pips: list[Pip], span: float, r: float) -> bool:

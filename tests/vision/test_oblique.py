@@ -241,3 +241,22 @@ def test_a_face_whose_pips_the_grouping_split_is_read_whole(seed: int, x: int, y
     assert [(d.value, d.uncertain) for d in _matches(obs, t)] == [(value, False)]
     alone = [d for d in _matches(read_pips(image, second_opinion=False), t)]
     assert [(d.value, d.uncertain) for d in alone] == [(value, True)]
+
+
+# Benchmark train scenes (eighth pass): a top 3 with a pip of its die's side face beside it,
+# in another light (its ring's colour and the line to it off the face's colour). "A pip
+# nearby is not part of it" asked the 3, though that pip cannot be part of its face.
+SIDE_PIP_BESIDE = [(1103, 545, 41, 3), (1112, 142, 42, 3)]
+
+
+@pytest.mark.parametrize(("seed", "x", "y", "value"), SIDE_PIP_BESIDE)
+def test_a_side_face_pip_beside_a_top_face_does_not_ask_it(seed: int, x: int, y: int,
+                                                          value: int) -> None:  # fmt: skip
+    tilt, style, values, die_px = _oblique_params(seed)
+    table, die, pip = _SYNTH_STYLES[style]
+    image, truths = render_oblique(values, seed, (640, 480), tilt_deg=tilt, die_px=die_px,
+                                   table=table, die_colour=die, pip_colour=pip)  # fmt: skip
+    (t,) = [t for t in truths if math.hypot(t.x - x, t.y - y) < 3]
+    obs = read_pips(image)
+    _assert_certain_dice_are_top_faces_read_right(obs, truths, f"seed {seed}")
+    assert [(d.value, d.uncertain) for d in _matches(obs, t)] == [(value, False)], obs.notes
