@@ -272,6 +272,21 @@ class _Agreeing:
         return out
 
 
+def _touching() -> np.ndarray:
+    """A white 2 and a white 6 touching on felt: the 6's pips lie next to the 2, on a face of
+    the 2's colour ("a pip nearby is not part of it": the 2 may be part of a bigger face)."""
+    image, (two,) = render_dice([2], 9, (640, 480), table="felt", die_px=60)
+    other, (six,) = render_dice([6], 109, (640, 480), table="felt", die_px=60)
+    h = int(six.size * 0.75)
+    patch = other[int(six.y) - h:int(six.y) + h, int(six.x) - h:int(six.x) + h]
+    cx, cy = int(two.x + two.size * 1.05), int(two.y)
+    region = image[cy - h:cy + h, cx - h:cx + h]
+    grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(int)
+    die = np.abs(grey - np.median(cv2.cvtColor(region, cv2.COLOR_BGR2GRAY))) > 30
+    region[die] = patch[die]
+    return image
+
+
 def _scenes() -> Iterator[tuple[str, np.ndarray]]:
     for photo in sorted(DATA.rglob("*.jpg")):
         yield photo.name, cv2.imread(str(photo))
@@ -280,6 +295,7 @@ def _scenes() -> Iterator[tuple[str, np.ndarray]]:
             yield f"{mode} {970_000 + k}", _glared(970_000 + k, mode)[0]
     # dice at an angle (test_oblique's scenes 7002 and 7005): low-contrast pips, and a lone
     # pip off the middle of a face that may be a top or a side face
+    yield "a 2 touching a 6", _touching()
     yield "oblique 7002", render_oblique([3, 6, 2], 7002, tilt_deg=30, die_px=54, table="board",
                                          die_colour="red", pip_colour="white")[0]  # fmt: skip
     yield "oblique 7005", render_oblique([1, 3, 5, 2], 7005, tilt_deg=25, die_px=50,
