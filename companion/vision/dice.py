@@ -678,9 +678,7 @@ def _groups(work: np.ndarray, pips: list[Pip], strict: float = 1.0, near: _Near 
     n = len(pips)
     if n <= _FEW_PIPS:
         return _groups_pairwise(work, pips, strict)
-    pip_mask = np.zeros(work.shape[:2], np.uint8)
-    for p in pips:
-        cv2.circle(pip_mask, (round(p.x), round(p.y)), max(2, round(1.45 * p.r)), 255, -1)
+    pip_mask = _pip_mask(work, pips)
     ci, cj, unsure = _near_pips(pips) if near is None else near
     x = np.array([p.x for p in pips])
     y = np.array([p.y for p in pips])
@@ -804,9 +802,7 @@ def _groups_pairwise(work: np.ndarray, pips: list[Pip], strict: float = 1.0
             i = parent[i]
         return i
 
-    pip_mask = np.zeros(work.shape[:2], np.uint8)
-    for p in pips:
-        cv2.circle(pip_mask, (round(p.x), round(p.y)), max(2, round(1.45 * p.r)), 255, -1)
+    pip_mask = _pip_mask(work, pips)
     # the cheap tests for all pairs at once, with a little slack: the exact ones follow
     x = np.array([p.x for p in pips])
     y = np.array([p.y for p in pips])
@@ -1196,7 +1192,7 @@ def _read_faces(
             faces.append(face)
         elif len(group) > 1 or _clean_pip(group[0]):
             lost.append(group)
-    faces = _join_pips(planes, pips, responses, faces, lost, unfit)
+    faces = _join_pips(work, planes, pips, responses, faces, lost, unfit)
     for face in faces:
         notes.extend(f"die at ({face.x:.0f}, {face.y:.0f}): {t}" for t in face.notes)
     if failed is not None:
@@ -1204,7 +1200,7 @@ def _read_faces(
     return faces, notes
 
 
-def _join_pips(planes: dict[int, np.ndarray], pips: list[Pip],
+def _join_pips(work: np.ndarray, planes: dict[int, np.ndarray], pips: list[Pip],
                responses: dict[int, np.ndarray], faces: list[_Face], lost: list[list[Pip]],
                unfit: list[list[Pip]]) -> list[_Face]:  # fmt: skip
     """Pips of one face that the grouping kept apart, joined again (eighth pass).
@@ -1222,7 +1218,8 @@ def _join_pips(planes: dict[int, np.ndarray], pips: list[Pip],
     dotted table). When one set of them, added, makes a face the layouts read
     with no doubt (the most pips if several do, and one value), that face replaces the faces
     and groups its pips were in. It stays asked: joined across a line the grouping refused,
-    it may hold pips of a side face; the second opinion may confirm it.
+    it may hold pips of a side face; the second opinion may confirm it. A crowded face that
+    joins nothing may have pips of another surface among its marks: :func:`_marks_elsewhere`.
     """
     out = list(faces)
     seeds: list[tuple[list[Pip], float, float, float, _Face | None]] = []
@@ -1239,14 +1236,20 @@ def _join_pips(planes: dict[int, np.ndarray], pips: list[Pip],
     taken: set[int] = set()
     xs = np.array([p.x for p in pips])
     ys = np.array([p.y for p in pips])
+    mask: np.ndarray | None = None
     for group, cx, cy, reach, seed in seeds:
         if seed is not None and not any(g is seed for g in out):
             continue  # a face already joined into another
         if any(id(p) in taken for p in group):
             continue
-        near = np.flatnonzero(np.hypot(xs - cx, ys - cy) <= reach).tolist()
-        joined = _joined(planes, [pips[k] for k in near], responses, group, cx, cy, reach)
+        near = [pips[k] for k in np.flatnonzero(np.hypot(xs - cx, ys - cy) <= reach).tolist()]
+        joined = _joined(planes, near, responses, group, cx, cy, reach)
         if joined is None:
+            if seed is not None:
+                if mask is None:
+                    mask = _pip_mask(work, pips)
+                clear = _marks_elsewhere(work, planes, responses, seed, near, mask)
+                out = [clear if g is seed and clear is not None else g for g in out]
             continue
         ids = {id(p) for p in joined.pips}
         # the faces its pips were read in go whole, or nothing is joined
@@ -1261,6 +1264,34 @@ def _join_pips(planes: dict[int, np.ndarray], pips: list[Pip],
         taken |= ids
         lost[:] = [rest for g in lost if (rest := [p for p in g if id(p) not in ids])]
     return out
+
+
+def _marks_elsewhere(work: np.ndarray, planes: dict[int, np.ndarray],
+                     responses: dict[int, np.ndarray], f: _Face, near: list[Pip],
+                     pip_mask: np.ndarray) -> _Face | None:  # fmt: skip
+    """Face ``f`` read again without the marks of pips that lie on another surface
+    (:func:`_other_surface`; eighth pass): the face certain then, or None.
+
+    The marks a 2 or a 3 must not have around it are looked for beyond its die (a 6's other
+    column lies there). A die seen at an angle shows its side face's pips there, in another
+    light, and the top 2 or 3 was asked for "unexplained marks". Only the marks of pips
+    found on another surface are left out; a mark on the face (glare residue, a pip the
+    finder did not separate) and a mark that is no pip (a board's line) still count, and
+    every other check is made again."""
+    pol = f.pips[0].polarity
+    own = {id(p) for p in f.pips}
+    others = [q for q in near
+              if id(q) not in own and q.polarity == pol and _other_surface(work, f, q, pip_mask)]
+    if not others:
+        return None
+    resp = responses[pol].copy()
+    for q in others:
+        cv2.circle(resp, (round(q.x), round(q.y)), max(2, round(1.6 * q.r)), 0.0, -1)
+    face = _classify(planes[pol], f.pips, resp)
+    if face is None or face.uncertain:
+        return None
+    face.notes.append(f"marks of {len(others)} pips on another surface beside it left out")
+    return face
 
 
 def _joined(planes: dict[int, np.ndarray], pips: list[Pip], responses: dict[int, np.ndarray],
@@ -1547,10 +1578,7 @@ def _flag_neighbour_pips(work: np.ndarray, faces: list[_Face], pips: list[Pip],
             if q.y - p.y > 0.3 * math.hypot(q.x - p.x, q.y - p.y):
                 continue  # below it: maybe the pips of its die's front face (camera upright)
             if pip_mask is None:
-                pip_mask = np.zeros(work.shape[:2], np.uint8)
-                for o in pips:
-                    cv2.circle(pip_mask, (round(o.x), round(o.y)), max(2, round(1.45 * o.r)),
-                               255, -1)  # fmt: skip
+                pip_mask = _pip_mask(work, pips)
             if _on_face_line(work, p, q, pip_mask, tol):
                 f.uncertain = f.unsettled = True
                 f.confidence = min(f.confidence, 0.4)
@@ -1573,7 +1601,11 @@ def _flag_neighbour_pips(work: np.ndarray, faces: list[_Face], pips: list[Pip],
                 continue
             if not any(_same_shape(p, q, 1.0) for p in f.pips):
                 continue  # a pip on a side face is squashed another way
-            if math.hypot(q.x - f.x, q.y - f.y) < reach and not _other_surface(work, f, q, pips):
+            if math.hypot(q.x - f.x, q.y - f.y) >= reach:
+                continue
+            if pip_mask is None:
+                pip_mask = _pip_mask(work, pips)
+            if not _other_surface(work, f, q, pip_mask):
                 f.uncertain = f.unsettled = True
                 f.confidence = min(f.confidence, 0.5)
                 notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): a pip nearby is not part of it")
@@ -1585,22 +1617,27 @@ def _flag_neighbour_pips(work: np.ndarray, faces: list[_Face], pips: list[Pip],
                          "(the other column of a 6?)")
 
 
-def _other_surface(work: np.ndarray, f: _Face, q: Pip, pips: list[Pip]) -> bool:
+def _other_surface(work: np.ndarray, f: _Face, q: Pip, pip_mask: np.ndarray) -> bool:
     """Whether pip ``q`` lies on another surface than face ``f``'s pips (eighth pass): its
     ring's colour is further from every one of theirs than :func:`_join_pips` would take
     (``JOIN_COLOUR`` times the grouping's tolerance) and the line to each of them leaves the
-    face's colour. On a die seen at an angle, the pips of its side face, in another light,
-    lie next to a 2 or a 3 on its top."""
-    mask = np.zeros(work.shape[:2], np.uint8)
-    for o in pips:
-        cv2.circle(mask, (round(o.x), round(o.y)), max(2, round(1.45 * o.r)), 255, -1)
+    face's colour (``pip_mask``: the pips' discs, left out of the line). On a die seen at an
+    angle, the pips of its side face, in another light, lie next to the pips on its top."""
     for p in f.pips:
         tol = max(18.0, 0.22 * min(p.contrast, q.contrast))
         if _colour_dist(p.face, q.face) <= JOIN_COLOUR * tol:
             return False
-        if _on_face_line(work, p, q, mask, tol):
+        if _on_face_line(work, p, q, pip_mask, tol):
             return False
     return True
+
+
+def _pip_mask(work: np.ndarray, pips: list[Pip]) -> np.ndarray:
+    """The pips' discs (what a line between two pips leaves out: :func:`_on_face_line`)."""
+    mask = np.zeros(work.shape[:2], np.uint8)
+    for p in pips:
+        cv2.circle(mask, (round(p.x), round(p.y)), max(2, round(1.45 * p.r)), 255, -1)
+    return mask
 
 
 def _parallel_copy(f: _Face, pips: list[Pip], span: float, r: float) -> bool:
