@@ -204,15 +204,20 @@ TWO_FACES_AS_ONE = [1252]
 ONE_FACE_IN_HALVES = [1069]
 
 
+def _benchmark_scene(seed: int) -> tuple[np.ndarray, list[ObliqueTruth]]:
+    """The benchmark's synthetic-oblique render of ``seed`` (tools/benchmark_dice.py)."""
+    tilt, style, values, die_px = _oblique_params(seed)
+    table, die, pip = _SYNTH_STYLES[style]
+    return render_oblique(values, seed, (640, 480), tilt_deg=tilt, die_px=die_px, table=table,
+                          die_colour=die, pip_colour=pip)  # fmt: skip
+
+
 @pytest.mark.parametrize("seed", STEEP_SIDE_FACES + BIG_PIPS_APART + TWO_FACES_AS_ONE
                                   + ONE_FACE_IN_HALVES)
 def test_a_side_face_seen_steeply_is_not_counted(seed: int) -> None:
     """Nor is the top face read wrong (BIG_PIPS_APART, TWO_FACES_AS_ONE,
     ONE_FACE_IN_HALVES)."""
-    tilt, style, values, die_px = _oblique_params(seed)
-    table, die, pip = _SYNTH_STYLES[style]
-    image, truths = render_oblique(values, seed, (640, 480), tilt_deg=tilt, die_px=die_px,
-                                   table=table, die_colour=die, pip_colour=pip)  # fmt: skip
+    image, truths = _benchmark_scene(seed)
     _assert_certain_dice_are_top_faces_read_right(read_pips(image), truths, f"seed {seed}")
 
 
@@ -231,10 +236,7 @@ def test_a_face_whose_pips_the_grouping_split_is_read_whole(seed: int, x: int, y
     """Read with its value and certain (the face model confirms it); the pips alone join
     it but only ask it, never tell it: joined across a line the grouping refused, a face
     could hold a side face's pips."""
-    tilt, style, values, die_px = _oblique_params(seed)
-    table, die, pip = _SYNTH_STYLES[style]
-    image, truths = render_oblique(values, seed, (640, 480), tilt_deg=tilt, die_px=die_px,
-                                   table=table, die_colour=die, pip_colour=pip)  # fmt: skip
+    image, truths = _benchmark_scene(seed)
     (t,) = [t for t in truths if math.hypot(t.x - x, t.y - y) < 3]
     obs = read_pips(image)
     _assert_certain_dice_are_top_faces_read_right(obs, truths, f"seed {seed}")
@@ -255,10 +257,7 @@ SIDE_PIPS_AS_MARKS = [(1063, 101, 186, 3), (1112, 594, 203, 2), (1139, 513, 108,
 @pytest.mark.parametrize(("seed", "x", "y", "value"), SIDE_PIP_BESIDE + SIDE_PIPS_AS_MARKS)
 def test_a_side_face_pip_beside_a_top_face_does_not_ask_it(seed: int, x: int, y: int,
                                                           value: int) -> None:  # fmt: skip
-    tilt, style, values, die_px = _oblique_params(seed)
-    table, die, pip = _SYNTH_STYLES[style]
-    image, truths = render_oblique(values, seed, (640, 480), tilt_deg=tilt, die_px=die_px,
-                                   table=table, die_colour=die, pip_colour=pip)  # fmt: skip
+    image, truths = _benchmark_scene(seed)
     (t,) = [t for t in truths if math.hypot(t.x - x, t.y - y) < 3]
     obs = read_pips(image)
     _assert_certain_dice_are_top_faces_read_right(obs, truths, f"seed {seed}")
