@@ -18,13 +18,16 @@ What it learns from (never from a held-out photo; tools/benchmark_dice.py decide
   450 000, far from its 1 000.., 50 000.. and 2 000 000..): every top face as its value,
   every side face in view big enough to crop as class 0, the reader's readings (matched to
   a top face: its value, else class 0), the faces it dropped as side faces, bare table.
+  A photo's die counts 3, a top-down render's 1, an oblique render's ``--oblique-weight``
+  (its top faces ``--oblique-face-weight`` when given).
 
 Each die is cut by ``facenet.face_crops`` (the same code the reader runs) several times with
 its centre and size jittered, then turned by quarter turns and mirrored at random while
 training. First ``--folds`` models are trained, each without one fold of the photos and
 renders, to give every training die an opinion from a model that never saw it
 (``--oof FILE``, what the reader's thresholds are chosen on); then the shipped model is
-trained on everything. It writes ``assets/vision/pips_face.onnx`` and ``pips_face.json``.
+trained on everything (not with ``--oof-only``). It writes ``assets/vision/pips_face.onnx``
+and ``pips_face.json`` (``--out``: elsewhere, to compare a candidate before shipping it).
 """
 
 from __future__ import annotations
@@ -313,13 +316,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--synthetic", type=int, default=800, help="renders to learn from")
     ap.add_argument("--oblique", type=int, default=0,
                     help="oblique 3D renders to learn from (top faces and side faces)")  # fmt: skip
+    ap.add_argument("--oblique-weight", type=float, default=1.0,
+                    help="an oblique render's die counts this much (a top-down render's 1, "
+                    "a photo's 3)")  # fmt: skip
+    ap.add_argument("--oblique-face-weight", type=float, default=None,
+                    help="an oblique render's top face (class 1-6) counts this much (default: "
+                    "--oblique-weight); its side faces, ghosts, bare table keep that")  # fmt: skip
     ap.add_argument("--folds", type=int, default=4)
     ap.add_argument("--epochs", type=int, default=10)
     ap.add_argument("--variants", type=int, default=6)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--oof", type=Path, default=None, help="write out-of-fold opinions (.npz)")
     ap.add_argument("--out", type=Path, default=ROOT / "assets" / "vision" / "pips_face.onnx")
+    ap.add_argument("--oof-only", action="store_true",
+                    help="with --oof: write no model, only the out-of-fold opinions")  # fmt: skip
     args = ap.parse_args(argv)
+    if args.oof_only and (args.oof is None or args.folds < 2):
+        ap.error("--oof-only needs --oof FILE and --folds 2 or more")
 
     import torch
 
@@ -330,7 +343,10 @@ def main(argv: list[str] | None = None) -> int:
     labels = np.array([d.label for d in dice])
     folds = np.array([d.fold for d in dice])
     # the real photos are few: each counts three times a render
-    weights = np.array([1.0 if d.source in ("synthetic", "oblique") else 3.0 for d in dice])
+    weight = {"webcam": 3.0, "tabletop": 3.0, "synthetic": 1.0, "oblique": args.oblique_weight}
+    weights = np.array([weight[d.source] for d in dice])
+    if args.oblique_face_weight is not None:
+        weights[[d.source == "oblique" and d.label > 0 for d in dice]] = args.oblique_face_weight
     sources = ("webcam", "tabletop", "synthetic", "oblique")
     counts = {src: n for src in sources if (n := sum(d.source == src for d in dice))}
     print(f"{len(dice)} dice crops from {len(images)} pictures {counts}, "
@@ -358,6 +374,8 @@ def main(argv: list[str] | None = None) -> int:
                             x=np.array([d.x for d in dice]),
                             y=np.array([d.y for d in dice]))  # fmt: skip
 
+    if args.oof_only:
+        return 0
     print(f"  final model: training on {len(dice)} dice", flush=True)
     net = train(crops, labels, weights, args.epochs, args.seed + 100)
     args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -373,6 +391,9 @@ def main(argv: list[str] | None = None) -> int:
         "synthetic_seeds": [SYNTH_FIRST_SEED, SYNTH_FIRST_SEED + args.synthetic - 1],
         "oblique_seeds": [OBLIQUE_FIRST_SEED, OBLIQUE_FIRST_SEED + args.oblique - 1]
         if args.oblique else [],
+        "oblique_weight": args.oblique_weight,
+        "oblique_face_weight": args.oblique_weight if args.oblique_face_weight is None
+        else args.oblique_face_weight,
         "made_by": "tools/train_face_net.py",
     }
     args.out.with_suffix(".json").write_text(json.dumps(info, indent=1) + "\n", encoding="utf-8")
