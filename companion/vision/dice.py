@@ -1703,11 +1703,7 @@ def _flag_rest_of_a_face(faces: list[_Face], responses: dict[int, np.ndarray],
     for f in faces:
         if f.uncertain or len(f.pips) not in (2, 3):
             continue
-        pts = np.array([(p.x, p.y) for p in f.pips])
-        along = np.linalg.svd(pts - pts.mean(axis=0))[2][0]
-        pts = pts[np.argsort((pts - pts.mean(axis=0)) @ along)]
-        step = (pts[-1] - pts[0]) / (len(pts) - 1)
-        beside = np.array([-step[1], step[0]])
+        pts, beside = _row(f)
         for k in (1.0, -1.0, 2.0, -2.0) if len(pts) == 2 else (2.0, -2.0):
             if _pips_at(responses, f.pips, pts + k * beside):
                 f.uncertain = f.unsettled = True
@@ -1715,6 +1711,16 @@ def _flag_rest_of_a_face(faces: list[_Face], responses: dict[int, np.ndarray],
                 notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): pip-like marks where the rest "
                              "of a bigger face would be")  # fmt: skip
                 break
+
+
+def _row(f: _Face) -> tuple[np.ndarray, np.ndarray]:
+    """A 2's or a 3's pips in a row (x, y rows, in order along it), and the step from one
+    to the next turned a quarter turn (the way to a parallel row beside it)."""
+    pts = np.array([(p.x, p.y) for p in f.pips])
+    along = np.linalg.svd(pts - pts.mean(axis=0))[2][0]
+    pts = pts[np.argsort((pts - pts.mean(axis=0)) @ along)]
+    step = (pts[-1] - pts[0]) / (len(pts) - 1)
+    return pts, np.array([-step[1], step[0]])
 
 
 def _column_of_a_six(faces: list[_Face], responses: dict[int, np.ndarray], notes: list[str]
@@ -1731,11 +1737,7 @@ def _column_of_a_six(faces: list[_Face], responses: dict[int, np.ndarray], notes
         if not (f.uncertain and f.crowded and len(f.pips) == 3 and not f.side_doubt):
             out.append(f)
             continue
-        pts = np.array([(p.x, p.y) for p in f.pips])
-        along = np.linalg.svd(pts - pts.mean(axis=0))[2][0]
-        pts = pts[np.argsort((pts - pts.mean(axis=0)) @ along)]
-        step = (pts[-1] - pts[0]) / 2
-        beside = np.array([-step[1], step[0]])
+        pts, beside = _row(f)
         sides = [k for k in (2.0, -2.0) if _pips_at(responses, f.pips, pts + k * beside)]
         if len(sides) != 1:
             out.append(f)
