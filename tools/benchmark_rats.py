@@ -1,6 +1,6 @@
 """Benchmark the rat-dice reader (The Rats in the Walls) on synthetic renders.
 
-    .venv/bin/python tools/benchmark_rats.py [--split heldout|tuning|fresh|wide|blind7]
+    .venv/bin/python tools/benchmark_rats.py [--split heldout|tuning|fresh|wide|blind7|blind8|wide8]
                                              [--images 300]
                                              [--sets standard,dark,small,engraved]
 
@@ -62,8 +62,10 @@ from companion.vision.rats import RatModel, read_rats, teach  # noqa: E402
 TUNING = range(0, 100_000)
 HELDOUT_START = 1_000_000  # studied since the sixth pass: no longer blind
 FRESH_START = 2_000_000  # the sixth pass's blind range: run, spent
-BLIND7_START = 3_000_000  # the seventh pass's blind range: run once, at the end
+BLIND7_START = 3_000_000  # the seventh pass's blind range: run, spent
 WIDE_START = 4_000_000  # a second tuning range (seventh pass)
+BLIND8_START = 5_000_000  # the eighth pass's blind range: run once, at the end
+WIDE8_START = 6_000_000  # a third tuning range (eighth pass)
 ENGRAVED = RatStyle(mark_colour=(62, 66, 72), rat_scale=1.1, two_layout="side", two_scale=0.85,
                     two_gap=0.3)  # fmt: skip
 
@@ -171,14 +173,14 @@ def run(name: str, scenes: Iterator[Scene], model: RatModel | None, verbose: boo
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--split", choices=("heldout", "tuning", "fresh", "wide", "blind7"),
-                    default="heldout")
+    ap.add_argument("--split", choices=("heldout", "tuning", "fresh", "wide", "blind7", "blind8",
+                                        "wide8"), default="heldout")  # fmt: skip
     ap.add_argument("--images", type=int, default=300)
     ap.add_argument("--sets", default="standard,dark,small,engraved")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
     starts = {"heldout": HELDOUT_START, "fresh": FRESH_START, "wide": WIDE_START,
-              "blind7": BLIND7_START}  # fmt: skip
+              "blind7": BLIND7_START, "blind8": BLIND8_START, "wide8": WIDE8_START}  # fmt: skip
     start = starts.get(args.split, TUNING.start)
     seeds = range(start, start + args.images)
     sets: dict[str, Callable[[range], Iterator[Scene]]] = {

@@ -10,8 +10,9 @@ light on the dark wood. Reading goes in three steps:
    than their table are die candidates. Each dark blob (thin printed lines cut off, the light
    marks inside filled in, smoothed at the dice's scale) is one die or several touching dice:
    its area against the typical single die (the median of the square-looking blobs, or the
-   widest inscribed circle) says how many, and k-means on its pixels splits it. A die seen
-   off the camera's axis shows a strip of its sides towards the picture's centre: the top
+   widest inscribed circle) says how many, and k-means on its pixels splits it (a blob 1.35
+   dice big or more, about twice as long as wide and of one wood, is two dice side by side).
+   A die seen off the camera's axis shows a strip of its sides towards the picture's centre: the top
    face's side, angle and centre are fitted from the blob's widths (see :func:`_top_face`).
    A die cut by the picture's edge, notched, not square, of odd size, hardly darker than its
    table, or with light far brighter than the table against its outline (only the wood
@@ -20,10 +21,11 @@ light on the dark wood. Reading goes in three steps:
    square in its blob when that square is as big as the clean dice's faces (or, for a die
    alone, as the square part of its blob as dark as its wood) and fits at one place only
    (what sticks out must not be thick and dark, the die's own side faces excepted); a notch
-   of light inside a die's hull (a glare) is read over the hull when the hull is a clean
-   die's size and no light carries on past it. A mark whose thin wood margin is broken by
-   blur (a narrow, deep bay of the blob) is filled in like a hole. On a dark mat, once one die
-   barely stands out, every die is asked.
+   of light inside a die's hull (a glare), on a die alone or cut from touching dice, is read
+   over the hull when the hull is a clean die's size and no light carries on past it. A mark
+   whose thin wood margin is broken by blur (a narrow, deep bay of the blob) is filled in like
+   a hole. On a dark mat, once one die barely stands out or is otherwise in doubt (a notch, odd
+   size or shape: a piece of a die?), every die is asked.
 2. **Measure the top face.** The light marks are a white top-hat of the die (broad light such
    as a glare stays out), cut at half the brightest marks' height inside the top face's core,
    provided they stand out enough from the wood (``min_contrast``). Light that lies mostly
@@ -39,11 +41,13 @@ light on the dark wood. Reading goes in three steps:
 3. **Decide.** Without a model, built-in rules tuned on the synthetic renders (tuning seeds
    only): no marks is 0; one rat-shaped mark of rat size is 1; two marks of similar rat-pair
    size is 2 (a soft mark beside crisp print is a rat under a glare: measured above the
-   glare); anything else (a second mark of in-between size, two marks almost touching,
-   odd sizes or shapes, a round mark, faint marks, glare, marks at the outline, a partly
-   hidden die) is answered with ``uncertain=True``. With a :class:`RatModel` taught on the
-   table's own dice (:func:`teach`), the features are scored against per-class Gaussians: the
-   tempered posterior is the confidence, and a face far from its class is asked.
+   glare; a soft mark on a face without broad light is blurred print; a small speck or a
+   glare's low round peak beside two rats is left out); anything else (a second mark of
+   in-between size, two marks almost touching, odd sizes or shapes, a round mark, faint
+   marks, glare, marks at the outline, a partly hidden die) is answered with
+   ``uncertain=True``. With a :class:`RatModel` taught on the table's own dice
+   (:func:`teach`), the features are scored against per-class Gaussians: the tempered
+   posterior is the confidence, and a face far from its class is asked.
 
 A wrong value reported as certain is the worst failure, so every doubt raises the flag.
 Black dice on a black mat are mostly not found at all (the observation's notes say the table
@@ -111,12 +115,15 @@ OUTLIER_Z2 = 30.0  # a face farther than this (squared z-score sum) from its tau
 DARK_RATIO = 0.52  # a die pixel is at most this bright relative to its table
 DARK_DROP = 28.0  # and at least this many grey levels darker
 DARK_TABLE = 75.0  # a table darker than this hides black dice: the observation says so
+BLACK_MAT = 52.0  # a table darker than this is a black mat: dice on it are found in pieces
 MIN_DIE = 0.035  # smallest die side, fraction of the picture's short side
 MAX_DIE = 0.32  # largest
 MIN_TABLE_DROP = 30.0  # a die less darker than its table than this (or above 0.4 of it) is asked
 LIT_BORDER = 0.15  # a die whose outline has more than this of it against light (brighter than
 LIT_ABOVE = (40.0, 0.5)  # its table by this many grey levels, or this fraction of it) is asked
 MAX_NOTCH = 0.075  # outline notch (of the hull) above which a die is asked
+LARGER = 1.35  # a blob this much bigger than the typical die (area) is asked...
+TWO_ASPECT = 1.5  # ... unless it is this elongated and both halves are wood: two dice
 SQUARE_ASPECT = 1.3  # a single die's bounding box is at most this elongated
 SQUARE_FILL = 0.8  # and at least this full
 SMOOTH = 0.06  # blobs are opened by a disk of this radius (of a die's side)
@@ -127,12 +134,15 @@ SQUARE_SLIDE = 0.1  # dice's side) fits in it at one place (it slides less than 
 STUB_THICK = 0.08  # ... unless what sticks out is thicker than this (of the side) and darker
 STUB_WOOD = 20.0  # than the die's wood + this: something dark may lie over the face
 LEAN_MARGIN = 1.33  # ... the die's own side faces (as far as the clean dice's show) excepted
+PIECES_FINE = ("die cut by the picture's edge", "die larger")  # doubts that are not a piece
 HULL_DOUBTS = ("a notch", "die not square", "die smaller")  # a notch's only doubts: read the hull
 BROKEN_MOUTH = 0.5  # a bay of a die's blob opening this narrowly (of the side) is a mark
 HULL_LIT = 0.05  # ... if at most this much of the hull's outline has light beyond it
 JOINED = 0.6  # two marks one piece of light at this of the dimmer one's peak: one rat?
 HIDDEN_CUT = 0.25  # light above this of the marks' height apart from a lone rat, as big as
 #                   one of two rats (OUTLINE_PRINT[0]): a second rat left under the cut?
+SPECK_PEAK = 0.7  # a round third mark under this of the dimmer rat's peak, on a face with a
+#                   glare, is the glare's own peak (print of one ink stands as high everywhere)
 
 
 @dataclass(frozen=True)
@@ -155,6 +165,8 @@ class FaceFeatures:
     sharpest: float = 0.0  # of the crispest rat-sized mark (0 on a die under RESOLVED pixels)
     hidden: float = 0.0  # largest light apart from the marks above HIDDEN_CUT of their height
     joined: float = 0.0  # the highest cut (of the dimmer's peak) joining the two largest marks
+    shine: bool = False  # broad light on a die of RESOLVED pixels and more: a glare is there
+    specks: int = 0  # marks beside two rats left out as specks (a tail cut off, a glare's peak)
 
     @property
     def count(self) -> int:
@@ -595,6 +607,44 @@ def _lit_border(v: Any, table: Any, filled: Any, x0: int, y0: int) -> float:
     return float(bright.mean())
 
 
+def _split(filled: Any, k: int) -> list[Any]:
+    """A blob of ``k`` touching dice cut into ``k`` masks by k-means on its pixels, started
+    from ``k`` slices along the blob's long axis: deterministic, and right at once for dice in
+    a row."""
+    np, cv2 = _imports()
+    ys, xs = np.nonzero(filled)
+    pts = np.column_stack([xs, ys]).astype(np.float32)
+    centred = pts - pts.mean(axis=0)
+    _e, vecs = np.linalg.eigh(centred.T @ centred)
+    along = centred @ vecs[:, -1]
+    start = np.minimum((np.argsort(np.argsort(along)) * k) // len(along), k - 1)
+    labels = start.astype(np.int32).reshape(-1, 1)
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.2)
+    _c, labels, _centres = cv2.kmeans(pts, k, labels, crit, 1,
+                                      cv2.KMEANS_USE_INITIAL_LABELS)  # fmt: skip
+    groups = []
+    for j in range(k):
+        g = np.zeros_like(filled)
+        sel = labels.ravel() == j
+        g[ys[sel], xs[sel]] = 255
+        groups.append(g)
+    return groups
+
+
+def _same_wood(v: Any, x0: int, y0: int, parts: list[Any]) -> bool:
+    """Whether every part of a blob is as dark as the others (the median under each within
+    ``STUB_WOOD`` grey levels of the darkest): dice of one set are one wood; a shadow, a
+    board's dark square or line joined to a die is lighter."""
+    np, _cv2 = _imports()
+    levels = []
+    for g in parts:
+        ys, xs = np.nonzero(g)
+        if len(xs) == 0:
+            return False
+        levels.append(float(np.median(v[y0 + ys, x0 + xs])))
+    return max(levels) - min(levels) <= STUB_WOOD
+
+
 def _find_dice(image: Any, expected_side: float = 0.0) -> tuple[list[_Die], list[str]]:
     np, cv2 = _imports()
     v = _value_channel(image)
@@ -652,27 +702,17 @@ def _find_dice(image: Any, expected_side: float = 0.0) -> tuple[list[_Die], list
         k = int(round(area / ref_area))
         bh, bw = filled.shape
         border = x0 <= 1 or y0 <= 1 or x0 + bw >= w - 1 or y0 + bh >= h - 1
-        if k <= 1:
-            groups = [filled]
-        else:
-            ys, xs = np.nonzero(filled)
-            pts = np.column_stack([xs, ys]).astype(np.float32)
-            # k-means started from k slices along the blob's long axis: deterministic, and
-            # right at once for dice in a row
-            centred = pts - pts.mean(axis=0)
-            _e, vecs = np.linalg.eigh(centred.T @ centred)
-            along = centred @ vecs[:, -1]
-            start = np.minimum((np.argsort(np.argsort(along)) * k) // len(along), k - 1)
-            labels = start.astype(np.int32).reshape(-1, 1)
-            crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.2)
-            _c, labels, _centres = cv2.kmeans(pts, k, labels, crit, 1,
-                                              cv2.KMEANS_USE_INITIAL_LABELS)  # fmt: skip
-            groups = []
-            for j in range(k):
-                g = np.zeros_like(filled)
-                sel = labels.ravel() == j
-                g[ys[sel], xs[sel]] = 255
-                groups.append(g)
+        groups = [filled] if k <= 1 else _split(filled, k)
+        if k == 1 and area > LARGER * ref_area and aspect >= TWO_ASPECT:
+            # twice as long as wide and bigger than a die: two dice side by side. The typical
+            # die's area includes the side faces the clean dice show, which grow with their
+            # distance from the picture's centre; two dice near the centre show little of
+            # theirs, and their blob reads 1.4-1.5 dice. Both halves must be wood as dark (a
+            # die's shadow joined to it is lighter); each is then judged as a die cut from
+            # touching dice (its size against the typical die's included)
+            pair = _split(filled, 2)
+            if _same_wood(v, x0, y0, pair):
+                k, groups = 2, pair
         for g in groups:
             ys, xs = np.nonzero(g)
             if len(xs) == 0:
@@ -697,8 +737,8 @@ def _find_dice(image: Any, expected_side: float = 0.0) -> tuple[list[_Die], list
             die.notch = notch
             if notch > MAX_NOTCH:
                 die.notes.append(f"a notch in the die's outline ({notch:.2f})")
-                if k <= 1:
-                    notched.append((die, g))
+                # (a die cut from touching dice too: a glare on it cuts its outline the same)
+                notched.append((die, g))
             if border:
                 die.notes.append("die cut by the picture's edge")
             level = float(table[min(h - 1, max(0, int(cy))), min(w - 1, max(0, int(cx)))])
@@ -716,7 +756,7 @@ def _find_dice(image: Any, expected_side: float = 0.0) -> tuple[list[_Die], list
                 not_square.append((die, g))
             if k <= 1 and area < 0.7 * ref_area:
                 die.notes.append(f"die smaller than the others ({area / ref_area:.2f})")
-            if k <= 1 and area > 1.35 * ref_area:
+            if k <= 1 and area > LARGER * ref_area:
                 die.notes.append(f"die larger than the others ({area / ref_area:.2f})")
             if k >= 2:
                 ratio = area / (k * ref_area)
@@ -757,13 +797,20 @@ def _find_dice(image: Any, expected_side: float = 0.0) -> tuple[list[_Die], list
     # pieces of dice (the darkest wood between a die's marks) as well as dice: the same dice
     # lie on the same mat, so every die found in the picture is asked (dark set, seed
     # 1 000 522: a piece of wood beside a die's rat read as a certain blank die)
-    # (after the square refit, which clears a refitted die's notes)
+    # (after the square refit, which clears a refitted die's notes). On a black mat the same
+    # holds once any die there has an outline in doubt (a notch, odd size or shape: pieces of
+    # dice are found as notched or odd pieces as often as faint ones; wide dark seeds
+    # 4 002 191 and 4 002 196: a piece of wood read a certain 0, a two-rat die found as its
+    # one-rat half a certain 1). Not on a table only dimly lit (the dice stand out whole there,
+    # and small dice are often in doubt: every die of such a picture would be asked)
     faint = [d for d in dice if any(n.startswith("dark table") for n in d.notes)]
-    if faint and float(np.median(table)) < DARK_TABLE:
+    doubt = [d for d in dice if any(not n.startswith(PIECES_FINE) for n in d.notes)]
+    mat = float(np.median(table)) if faint or doubt else 255.0  # (a median costs ~1 ms)
+    if (faint and mat < DARK_TABLE) or (doubt and mat < BLACK_MAT):
         for die in dice:
             if not die.notes:
-                die.notes.append("dark mat: another die here barely stands out, this may be "
-                                 "part of a die")  # fmt: skip
+                die.notes.append("dark mat: another die here is in doubt, this may be part of "
+                                 "a die")  # fmt: skip
     dice.sort(key=lambda d: (d.cy, d.cx))
     return dice, notes
 
@@ -1057,6 +1104,27 @@ def _pair_under_glare(v: Any, die: _Die, labels: Any, rats: list[_Mark]
     return a, b
 
 
+def _specks(rats: list[_Mark], face_area: float, shine: bool) -> list[_Mark]:
+    """The marks beyond the two largest when every one of them is a speck beside a pair of
+    rats, else none: a die shows two rats at the most, so a third piece of light is part of a
+    rat or not print. A speck is smaller than the smallest rat of a pair (``PAIR_AREA[0]`` of
+    the face: a thin tail the cut at half the marks' height broke off its rat, dust), or, on a
+    face with broad light, round and standing under ``SPECK_PEAK`` of the dimmer rat's peak
+    (print of one ink stands as high everywhere on a face: that is the glare's own peak,
+    which the top-hat leaves crisp). The two largest are then judged as a pair with every
+    check of a pair (size, balance, gap, join, shape, sharpness)."""
+    if len(rats) < 3:
+        return []
+    dimmer = min(float(m.light.max()) for m in rats[:2])
+    extra = rats[2:]
+    for m in extra:
+        small = m.area < PAIR_AREA[0] * face_area
+        round_ = m.length < MIN_ELONGATION * 2 * m.thick
+        if not (small or (shine and round_ and float(m.light.max()) < SPECK_PEAK * dimmer)):
+            return []
+    return extra
+
+
 def _is_glare(m: _Mark) -> bool:
     """A round light spot with soft edges: a glare on the varnish, not print."""
     return m.sharp <= GLARE_SHARP and m.length < MIN_ELONGATION * 2 * m.thick
@@ -1122,6 +1190,8 @@ def measure_face(v: Any, die: _Die, min_contrast: float = MIN_CONTRAST) -> FaceF
     total = sum(m.area for m in comps) / face_area
     # rat-sized: at least a tenth of the largest mark (smaller ones are specks)
     rats = [m for m in comps if m.area >= RAT_SIZED * comps[0].area]
+    specks = _specks(rats, face_area, shine) if die.side >= RESOLVED else []
+    rats = [m for m in rats if m not in specks]
     areas = tuple(m.area / face_area for m in rats)
     soft_pair = _soft_pair(rats, die.side)
     if soft_pair is None and shine and len(rats) == 2:
@@ -1150,7 +1220,8 @@ def measure_face(v: Any, die: _Die, min_contrast: float = MIN_CONTRAST) -> FaceF
                         spots=len(spots), burnt=burnt, sharpness=sharpness,
                         outline=len(outline) + len(gone), outline_print=outline_print,
                         sharpest=max(m.sharp for m in rats) if die.side >= RESOLVED else 0.0,
-                        hidden=hidden, joined=joined)  # fmt: skip
+                        hidden=hidden, joined=joined, shine=shine,
+                        specks=len(specks))  # fmt: skip
 
 
 # -- deciding --------------------------------------------------------------------------------
@@ -1229,7 +1300,10 @@ def _decide_rules(f: FaceFeatures) -> tuple[int, float, list[str]]:
     # a soft mark is asked (a glare or a smudge?), unless it is one of two rats and the other
     # is crisp print: the face's print is then known crisp, and the soft one is a rat under a
     # glare or worn (the pair's size, balance, gap and shape checks below still apply)
-    if f.sharpness < MIN_SHARP and not (f.count == 2 and f.sharpest >= PAIR_SHARP):
+    # without any broad light on the face (no glare to make it), a soft mark is print blurred
+    # like the whole picture (out of focus, moving): the shape and size checks judge it
+    soft_ok = (f.count == 2 and f.sharpest >= PAIR_SHARP) or (f.sharpest > 0 and not f.shine)
+    if f.sharpness < MIN_SHARP and not soft_ok:
         conf = min(conf, 0.4)
         why.append(f"a blurred mark: glare or smudge? (sharpness {f.sharpness:.2f})")
     largest = f.areas[0]
