@@ -9,7 +9,10 @@ no state. The pipeline, all classical OpenCV:
 3. group pips into faces: two pips belong to one face when they have the same polarity,
    similar sizes, shapes and ring colours, lie within a face's reach of each other, and the
    straight line between them stays on face-coloured pixels (no table, gap or die edge);
-   a group that fits no layout is split again with stricter tolerances;
+   a group that fits no layout is split again with stricter tolerances; a face with marks
+   that are not its pips, or a group that fits no layout, is tried with the pips near it
+   that those tests refused (a pip near a tilted face's edge has the bevel in its ring):
+   one clean layout with them is offered, asked (:func:`_join_pips`);
 4. fit each group to the six canonical layouts (a 3x3 grid seen through an affine map for 4
    to 6 pips, a similarity along the diagonal for 2 and 3), then look at all nine grid cells
    and the rest of the face in the image: a cell that should be empty but looks like a pip,
