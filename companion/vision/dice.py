@@ -586,6 +586,12 @@ def _colour_dist(a: tuple[float, float, float], b: tuple[float, float, float]) -
     return math.sqrt(sum((p - q) ** 2 for p, q in zip(a, b, strict=True)))
 
 
+def _colour_tol(p: Pip, q: Pip) -> float:
+    """How far apart two pips' ring colours may be for one face (grey levels; the vectorised
+    grouping in :func:`_groups` computes the same)."""
+    return max(18.0, 0.22 * min(p.contrast, q.contrast))
+
+
 def _on_face_line(work: np.ndarray, p: Pip, q: Pip, pip_mask: np.ndarray, tol: float) -> bool:
     """True when the segment p-q (outside every pip) stays on face-coloured pixels."""
     dist = math.hypot(q.x - p.x, q.y - p.y)
@@ -831,8 +837,7 @@ def _groups_pairwise(work: np.ndarray, pips: list[Pip], strict: float = 1.0
             continue
         if not _same_shape(p, q, strict):
             continue
-        contrast = min(p.contrast, q.contrast)
-        tol = max(18.0, 0.22 * contrast) * strict
+        tol = _colour_tol(p, q) * strict
         if _colour_dist(p.face, q.face) > tol:
             continue
         if not _on_face_line(work, p, q, pip_mask, tol):
@@ -1335,7 +1340,7 @@ def _joined(planes: dict[int, np.ndarray], pips: list[Pip], responses: dict[int,
         if math.hypot(p.x - cx, p.y - cy) > reach:
             continue
         if any(_same_shape(p, q, 1.0) and _colour_dist(p.face, q.face)
-               <= JOIN_COLOUR * max(18.0, 0.22 * min(p.contrast, q.contrast))
+               <= JOIN_COLOUR * _colour_tol(p, q)
                for q in group):  # fmt: skip
             cands.append(p)
     if len(cands) > JOIN_MAX:
@@ -1651,7 +1656,7 @@ def _other_surface(work: np.ndarray, f: _Face, q: Pip, pip_mask: np.ndarray) -> 
     face's colour (``pip_mask``: the pips' discs, left out of the line). On a die seen at an
     angle, the pips of its side face, in another light, lie next to the pips on its top."""
     for p in f.pips:
-        tol = max(18.0, 0.22 * min(p.contrast, q.contrast))
+        tol = _colour_tol(p, q)
         if _colour_dist(p.face, q.face) <= JOIN_COLOUR * tol:
             return False
         if _on_face_line(work, p, q, pip_mask, tol):
