@@ -1119,15 +1119,19 @@ def _specks(rats: list[_Mark], face_area: float, shine: bool) -> list[_Mark]:
     extra = rats[2:]
     for m in extra:
         small = m.area < PAIR_AREA[0] * face_area
-        round_ = m.length < MIN_ELONGATION * 2 * m.thick
-        if not (small or (shine and round_ and float(m.light.max()) < SPECK_PEAK * dimmer)):
+        if not (small or (shine and _is_round(m) and float(m.light.max()) < SPECK_PEAK * dimmer)):
             return []
     return extra
 
 
 def _is_glare(m: _Mark) -> bool:
     """A round light spot with soft edges: a glare on the varnish, not print."""
-    return m.sharp <= GLARE_SHARP and m.length < MIN_ELONGATION * 2 * m.thick
+    return m.sharp <= GLARE_SHARP and _is_round(m)
+
+
+def _is_round(m: _Mark) -> bool:
+    """A mark not elongated enough for a rat's body: a spot."""
+    return m.length < MIN_ELONGATION * 2 * m.thick
 
 
 def measure_face(v: Any, die: _Die, min_contrast: float = MIN_CONTRAST) -> FaceFeatures:
