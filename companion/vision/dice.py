@@ -58,7 +58,7 @@ import numpy as np
 
 from companion.vision import diefinder, facenet
 from companion.vision.observation import DiceObservation, DieReading
-from companion.vision.pips import GREY, Pip, find_pips, intensities, near_pairs
+from companion.vision.pips import GREY, Pip, find_pips, intensities, moments_ellipse, near_pairs
 
 WORK_SIZE = 640  # long side of the working image, pixels
 # a picture bigger than WORK_SIZE is also read CLOSER times closer (never past its own
@@ -103,6 +103,9 @@ FOUND_MARGIN = 1.0  # the crop reaches this many die sides from the die's centre
 FOUND_AGREE = 0.5  # a die read there is kept if the face model gives its value this much,
 FOUND_FIT = (0.4, 1.3)  # and certain if read so and its face is this many times the die's side
 FOUND_SURE = CONFIRM  # ... and the face model gives its value this much
+BEYOND = 0.55  # marks this many sides from a face's centre lie beyond it (_marks_elsewhere)
+SHADE = (0.3, 0.9)  # a side face in shade is this many times as bright as the top face
+MARK_SHAPE = 0.12  # a pip-like mark is at least this round (minor / major axis)
 
 # canonical layouts on a 3x3 grid (units: one pip spacing), x right, y down
 _LAYOUTS: dict[int, np.ndarray] = {
@@ -589,7 +592,20 @@ def _colour_dist(a: tuple[float, float, float], b: tuple[float, float, float]) -
 def _colour_tol(p: Pip, q: Pip) -> float:
     """How far apart two pips' ring colours may be for one face (grey levels; the vectorised
     grouping in :func:`_groups` computes the same)."""
-    return max(18.0, 0.22 * min(p.contrast, q.contrast))
+    return _contrast_tol(min(p.contrast, q.contrast))
+
+
+def _contrast_tol(contrast: float) -> float:
+    """:func:`_colour_tol` for pips (or marks) of this contrast."""
+    return max(18.0, 0.22 * contrast)
+
+
+def _other_light(f: _Face, colour: tuple[float, float, float], contrast: float) -> bool:
+    """Whether a ring of ``colour`` (around a pip or a mark of ``contrast``) is further from
+    every one of face ``f``'s pips' rings than :func:`_join_pips` would take (``JOIN_COLOUR``
+    times the grouping's tolerance): another surface, or another light."""
+    return all(_colour_dist(p.face, colour) > JOIN_COLOUR * _contrast_tol(min(p.contrast, contrast))
+               for p in f.pips)  # fmt: skip
 
 
 def _on_face_line(work: np.ndarray, p: Pip, q: Pip, pip_mask: np.ndarray, tol: float) -> bool:
@@ -930,10 +946,15 @@ def _stray_marks(resp: np.ndarray, corners: np.ndarray, group: list[Pip], contra
     cv2.fillPoly(mask, [np.round(corners - (x0, y0)).astype(np.int32)], 255)
     for p in group:
         cv2.circle(mask, (round(p.x - x0), round(p.y - y0)), max(2, round(1.6 * p.r)), 0, -1)
-    thr = max(16.0, 0.45 * contrast)
+    thr = _mark_level(contrast)
     marks = int(np.count_nonzero((resp[y0:y1, x0:x1] > thr) & (mask > 0)))
     r = _median([p.r for p in group])
     return marks / (math.pi * r * r)
+
+
+def _mark_level(contrast: float) -> float:
+    """The pip response above which a pixel counts as a mark, around pips of ``contrast``."""
+    return max(16.0, 0.45 * contrast)
 
 
 def _classify(grey: np.ndarray, group: list[Pip], resp: np.ndarray) -> _Face | None:
@@ -1080,7 +1101,7 @@ def _single(work: np.ndarray, grey: np.ndarray, p: Pip, resp: np.ndarray,
     tol = max(18.0, 0.18 * p.contrast)
     h, w = grey.shape
     edge = max(5.0, 0.08 * p.contrast)
-    pip_thr = max(16.0, 0.45 * p.contrast)
+    pip_thr = _mark_level(p.contrast)
     # 16 rays out from the pip, sampled every quarter radius: where does the face end?
     steps = np.arange(max(1.6, 1.4 * p.major / p.r), 10.0, 0.25)
     angles = np.arange(16) * (2 * math.pi / 16)
@@ -1309,21 +1330,115 @@ def _marks_elsewhere(work: np.ndarray, planes: dict[int, np.ndarray],
     light, and the top 2 or 3 was asked for "unexplained marks". Only the marks of pips
     found on another surface are left out; a mark on the face (glare residue, a pip the
     finder did not separate) and a mark that is no pip (a board's line) still count, and
-    every other check is made again."""
+    every other check is made again.
+
+    Failing that (ninth pass), the face is read again without every mark in other light
+    (:func:`_other_light`): pips in other light whose line to the face's pips cannot be
+    told from the face's colour (too short, or crossing a bevel of the in-between colour),
+    and pip-sized marks in other light that were not found as pips
+    (:func:`_marks_in_other_light`: a side face's squashed pips). Clean then, it is read,
+    asked: only the second opinion, which sees the die, may confirm it (``CONFIRM``)."""
     pol = f.pips[0].polarity
     own = {id(p) for p in f.pips}
-    others = [q for q in near
-              if id(q) not in own and q.polarity == pol and _other_surface(work, f, q, pip_mask)]
-    if not others:
-        return None
-    resp = responses[pol].copy()
-    for q in others:
-        cv2.circle(resp, (round(q.x), round(q.y)), max(2, round(1.6 * q.r)), 0.0, -1)
-    face = _classify(planes[pol], f.pips, resp)
-    if face is None or face.uncertain:
-        return None
-    face.notes.append(f"marks of {len(others)} pips on another surface beside it left out")
-    return face
+    mine = [q for q in near if id(q) not in own and q.polarity == pol]
+    others = [q for q in mine if _other_surface(work, f, q, pip_mask)]
+    apart = others + [q for q in mine if all(q is not o for o in others)
+                      and _other_light(f, q.face, q.contrast) and _beyond(f, q.x, q.y)
+                      and _in_shade(f, q.face)]  # fmt: skip
+    for left, sure in ((others, True), (apart, False)):
+        if sure and not left:
+            continue
+        resp = responses[pol].copy()
+        for q in left:
+            cv2.circle(resp, (round(q.x), round(q.y)), max(2, round(1.6 * q.r)), 0.0, -1)
+        marks = 0 if sure else _marks_in_other_light(work, resp, f)
+        if not sure and (len(left) == len(others) and not marks or len(left) + marks < 2):
+            continue
+        face = _classify(planes[pol], f.pips, resp)
+        if face is None or face.uncertain:
+            continue
+        if sure:
+            face.notes.append(f"marks of {len(left)} pips on another surface beside it left out")
+        else:
+            face.uncertain = True
+            face.notes.append(f"marks of {len(left)} pips and {marks} pip-like marks in other "
+                              "light beside it left out")  # fmt: skip
+        return face
+    return None
+
+
+def _in_shade(f: _Face, colour: tuple[float, float, float]) -> bool:
+    """Whether ``colour`` is the colour of face ``f``'s pips' rings in less light: the same
+    material seen darker (``SHADE`` times as bright, within the grouping's tolerance of
+    that), as a die's side face turned away from the light is. Not glare (brighter), not
+    most tables and boards (another colour)."""
+    c = np.array(colour)
+    for p in f.pips:
+        face = np.array(p.face)
+        k = float(c @ face) / max(float(face @ face), 1.0)
+        if not SHADE[0] <= k <= SHADE[1]:
+            return False
+        if float(np.linalg.norm(c - k * face)) > _contrast_tol(p.contrast):
+            return False
+    return True
+
+
+def _beyond(f: _Face, x: float, y: float) -> bool:
+    """Whether (x, y) lies beyond face ``f``'s own square (further from its centre than half
+    its side and a bit: every cell of its layout lies within 0.37 of a side)."""
+    return math.hypot(x - f.x, y - f.y) > BEYOND * f.side
+
+
+def _marks_in_other_light(work: np.ndarray, resp: np.ndarray, f: _Face) -> int:
+    """Pip-sized marks around face ``f`` (in ``resp``, which is changed: they are cleared)
+    that were not found as pips and whose surroundings are in other light than the face's
+    pips' rings (:func:`_other_light`): the squashed pips of a side face seen at an angle,
+    where the pip finder saw no ellipse. How many. A mark bigger than two and a half pips
+    or longer than three pips across (a shadow), smaller than a fifth of a pip (a speck),
+    thinner than ``MARK_SHAPE``, or running on out of 1.5 sides around the face (a board's
+    line) is kept."""
+    h, w = resp.shape
+    reach = 1.5 * f.side  # the marks counted lie within 0.9 sides (_classify)
+    x0, y0 = max(0, math.floor(f.x - reach)), max(0, math.floor(f.y - reach))
+    x1, y1 = min(w, math.ceil(f.x + reach) + 1), min(h, math.ceil(f.y + reach) + 1)
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return 0
+    r = _median([p.r for p in f.pips])
+    contrast = _median([p.contrast for p in f.pips])
+    thr = _mark_level(contrast)
+    on = (resp[y0:y1, x0:x1] > thr).astype(np.uint8)
+    for p in f.pips:
+        cv2.circle(on, (round(p.x - x0), round(p.y - y0)), max(2, round(1.6 * p.r)), 0, -1)
+    count, labels, stats, centres = cv2.connectedComponentsWithStats(on, connectivity=8)
+    ring_k = np.ones((5, 5), np.uint8)
+    cleared = 0
+    for k in range(1, count):
+        bx, by, bw, bh, area = (int(v) for v in stats[k])
+        if area > 2.5 * math.pi * r * r or max(bw, bh) > 6 * r:
+            continue  # a shadow or a stain, no pip
+        if bx == 0 or by == 0 or bx + bw == x1 - x0 or by + bh == y1 - y0:
+            continue  # it runs on out of the die's surroundings: a line
+        if not _beyond(f, float(centres[k][0]) + x0, float(centres[k][1]) + y0):
+            continue  # on the face: glare residue, a washed-out pip
+        part = (labels[by : by + bh, bx : bx + bw] == k).astype(np.uint8)
+        _, _, _, major, minor, _ = moments_ellipse(part)
+        if area < 0.2 * math.pi * r * r or minor < MARK_SHAPE * major:
+            continue  # a speck, or a piece of a line
+        pad = np.pad(part, 2)
+        ring = (cv2.dilate(pad, ring_k) > 0) & (pad == 0)
+        ys, xs = np.nonzero(ring)
+        ys, xs = ys + y0 + by - 2, xs + x0 + bx - 2
+        inside = (ys >= 0) & (ys < h) & (xs >= 0) & (xs < w)
+        ys, xs = ys[inside], xs[inside]
+        ys, xs = ys[resp[ys, xs] <= thr], xs[resp[ys, xs] <= thr]
+        if len(ys) < 4:
+            continue
+        b, g, rr = (float(v) for v in np.median(work[ys, xs].astype(np.float32), axis=0))
+        if _other_light(f, (b, g, rr), contrast) and _in_shade(f, (b, g, rr)):
+            sub = resp[y0 + by : y0 + by + bh, x0 + bx : x0 + bx + bw]
+            sub[part > 0] = 0.0
+            cleared += 1
+    return cleared
 
 
 def _joined(planes: dict[int, np.ndarray], pips: list[Pip], responses: dict[int, np.ndarray],
@@ -1651,17 +1766,11 @@ def _flag_neighbour_pips(work: np.ndarray, faces: list[_Face], pips: list[Pip],
 
 def _other_surface(work: np.ndarray, f: _Face, q: Pip, pip_mask: np.ndarray) -> bool:
     """Whether pip ``q`` lies on another surface than face ``f``'s pips (eighth pass): its
-    ring's colour is further from every one of theirs than :func:`_join_pips` would take
-    (``JOIN_COLOUR`` times the grouping's tolerance) and the line to each of them leaves the
+    ring is in other light (:func:`_other_light`) and the line to each of them leaves the
     face's colour (``pip_mask``: the pips' discs, left out of the line). On a die seen at an
     angle, the pips of its side face, in another light, lie next to the pips on its top."""
-    for p in f.pips:
-        tol = _colour_tol(p, q)
-        if _colour_dist(p.face, q.face) <= JOIN_COLOUR * tol:
-            return False
-        if _on_face_line(work, p, q, pip_mask, tol):
-            return False
-    return True
+    return _other_light(f, q.face, q.contrast) and not any(
+        _on_face_line(work, p, q, pip_mask, _colour_tol(p, q)) for p in f.pips)
 
 
 def _pip_mask(work: np.ndarray, pips: list[Pip]) -> np.ndarray:
@@ -1766,7 +1875,7 @@ def _pips_at(responses: dict[int, np.ndarray], pips: list[Pip], places: np.ndarr
     resp = responses[pips[0].polarity]
     h, w = resp.shape
     rad = max(1, round(0.5 * _median([p.r for p in pips])))
-    thr = max(16.0, 0.45 * _median([p.contrast for p in pips]))
+    thr = _mark_level(_median([p.contrast for p in pips]))
     xy = np.rint(places).astype(int)
     if xy.min() < rad or np.any(xy[:, 0] >= w - rad) or np.any(xy[:, 1] >= h - rad):
         return False

@@ -51,7 +51,8 @@ class Pip:
     level: int
 
 
-def _moments_ellipse(mask: np.ndarray) -> tuple[float, float, float, float, float, float]:
+def moments_ellipse(mask: np.ndarray) -> tuple[float, float, float, float, float, float]:
+    """A binary mask's area, centre (x, y), ellipse axes (major, minor) and angle."""
     m = cv2.moments(mask, binaryImage=True)
     a = m["m00"]
     if a <= 0:
@@ -424,7 +425,7 @@ def _ellipses_of(
 
 
 def _ellipse(sub: np.ndarray) -> tuple[float, float, float, float, float, float] | None:
-    a, cx, cy, major, minor, angle = _moments_ellipse(sub)
+    a, cx, cy, major, minor, angle = moments_ellipse(sub)
     if a <= 0 or minor / major < 0.35:
         return None
     if a / (math.pi * major * minor) < 0.7:  # not an ellipse
