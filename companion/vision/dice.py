@@ -250,7 +250,7 @@ def _read_classical(img: np.ndarray, scale: float, max_pips: int | None = None,
     dropped = [f for f in seen if id(f) not in kept]
     _flag_side_faces(work, faces, notes)
     _flag_neighbour_pips(work, faces, pips, notes)
-    _flag_rest_of_a_face(faces, responses, notes)
+    _flag_rest_of_a_face(faces, planes, responses, notes)
     faces = _column_of_a_six(faces, responses, notes)
     _flag_lattice(faces, responses, notes)
     _flag_pips_that_are_dice(faces, notes)
@@ -1807,8 +1807,8 @@ def _parallel_copy(f: _Face, pips: list[Pip], span: float, r: float) -> bool:
     return False
 
 
-def _flag_rest_of_a_face(faces: list[_Face], responses: dict[int, np.ndarray],
-                         notes: list[str]) -> None:  # fmt: skip
+def _flag_rest_of_a_face(faces: list[_Face], planes: dict[int, np.ndarray],
+                         responses: dict[int, np.ndarray], notes: list[str]) -> None:  # fmt: skip
     """A 2 or a 3 may be part of a bigger face whose other pips were not found as pips (on a
     small die, a pip whose dark response runs into the die's shadow or a board's line is
     no ellipse): two pips of a 4's side, or of a 6's row, with the others one pair's length
@@ -1816,13 +1816,15 @@ def _flag_rest_of_a_face(faces: list[_Face], responses: dict[int, np.ndarray],
     other column twice the step beside them. Where every one of those places, on one side,
     shows a pip-like response (as `_stray_marks` counts it), the face is asked, and no
     second opinion may settle it (the pips are there in the picture; a true 2's or 3's
-    such places lie off its die)."""
+    such places lie off its die). A place in shade needs a response only as much weaker as
+    its light (ninth pass: a shadow's edge across a 6, between its columns or through its
+    middle row, left one column a certain 3 or the lit row a certain 2; :func:`_pips_at`)."""
     for f in faces:
         if f.uncertain or len(f.pips) not in (2, 3):
             continue
         pts, beside = _row(f)
         for k in (1.0, -1.0, 2.0, -2.0) if len(pts) == 2 else (2.0, -2.0):
-            if _pips_at(responses, f.pips, pts + k * beside):
+            if _pips_at(responses, f.pips, pts + k * beside, planes[f.pips[0].polarity]):
                 f.uncertain = f.unsettled = True
                 f.confidence = min(f.confidence, 0.5)
                 notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): pip-like marks where the rest "
@@ -1868,19 +1870,35 @@ def _column_of_a_six(faces: list[_Face], responses: dict[int, np.ndarray], notes
     return out
 
 
-def _pips_at(responses: dict[int, np.ndarray], pips: list[Pip], places: np.ndarray) -> bool:
+def _pips_at(responses: dict[int, np.ndarray], pips: list[Pip], places: np.ndarray,
+             plane: np.ndarray | None = None) -> bool:  # fmt: skip
     """Whether every one of ``places`` (x, y rows) shows a response like ``pips`` (a face's
     own, as `_stray_marks` counts it): its mean over a square of half a pip radius around it
-    (False when one lies off the picture)."""
+    (False when one lies off the picture). With ``plane`` (the pips' intensity plane), a
+    place in shade (its surroundings, two to three pip radii out, darker than the pips'
+    rings: a shadow's edge across the face) needs a response only as much weaker as its
+    light is (ninth pass: a pip's contrast falls with the light on it)."""
     resp = responses[pips[0].polarity]
     h, w = resp.shape
-    rad = max(1, round(0.5 * _median([p.r for p in pips])))
+    r = _median([p.r for p in pips])
+    rad = max(1, round(0.5 * r))
     thr = _mark_level(_median([p.contrast for p in pips]))
     xy = np.rint(places).astype(int)
     if xy.min() < rad or np.any(xy[:, 0] >= w - rad) or np.any(xy[:, 1] >= h - rad):
         return False
-    return all(float(resp[y - rad : y + rad + 1, x - rad : x + rad + 1].mean()) > thr
-               for x, y in xy)  # fmt: skip
+    lit = _median([p.face_grey for p in pips])
+    out = round(3 * r)
+    for x, y in xy:
+        level = thr
+        if plane is not None and lit > 0:
+            near = plane[max(0, y - out) : y + out + 1, max(0, x - out) : x + out + 1]
+            ring = near[resp[max(0, y - out) : y + out + 1, max(0, x - out) : x + out + 1]
+                        <= thr * 0.5]  # fmt: skip
+            if ring.size:
+                level = thr * min(1.0, max(SHADE[0], float(np.median(ring)) / lit))
+        if float(resp[y - rad : y + rad + 1, x - rad : x + rad + 1].mean()) <= level:
+            return False
+    return True
 
 
 def _flag_lattice(faces: list[_Face], responses: dict[int, np.ndarray], notes: list[str]

@@ -879,3 +879,45 @@ def test_blobs_labelled_together_are_the_blobs_of_each_level() -> None:
     top_edge = np.zeros((20, 30), np.uint8)
     top_edge[:4, 10:14] = 60
     assert len(pips._blobs_all([(edge, 0), (top_edge, 0)], 16)[0]) == 1
+
+
+def _shadow_across(value: int, seed: int, light: float, side: int, along_columns: bool
+                   ) -> tuple[np.ndarray, object]:  # fmt: skip
+    """A die showing ``value`` (and another die) with a shadow's straight edge through its
+    centre, along its pip columns or across them: ``light`` on the shaded side (times the
+    light), the shadow covering the table beyond too (a cup's, a hand's, the camera
+    stand's)."""
+    table = ("wood", "felt", "board", "white")[seed % 4]
+    img, truth = render_dice([value, 1 + seed % 5], 990_000 + seed, table=table,
+                             die_px=40 + seed % 40)  # fmt: skip
+    t = truth[0]
+    a = math.radians(t.angle)
+    yy, xx = np.mgrid[0 : img.shape[0], 0 : img.shape[1]]
+    if along_columns:
+        axis = (xx - t.x) * math.cos(a) + (yy - t.y) * math.sin(a)
+    else:
+        axis = -(xx - t.x) * math.sin(a) + (yy - t.y) * math.cos(a)
+    shade = np.where(side * axis > 0, light, 1.0)[..., None]
+    return np.clip(img * shade, 0, 255).astype(np.uint8), t
+
+
+# (value, seed, light, side, along its columns): each read a certain 3 (one column of a 6,
+# the other in shade) or a certain 2 (two pips of the lit row of a 6 or of a 4's lit side)
+# before the ninth pass
+SHADOWED_DICE = [(6, 2, 0.45, -1, False), (6, 15, 0.45, 1, True), (6, 32, 0.6, -1, False),
+                 (6, 38, 0.75, -1, True), (6, 20, 0.45, -1, False), (6, 107, 0.45, -1, True),
+                 (4, 0, 0.45, -1, True), (4, 7, 0.45, 1, False)]  # fmt: skip
+
+
+@pytest.mark.parametrize(("value", "seed", "light", "side", "along"), SHADOWED_DICE)
+def test_a_shadow_edge_across_a_die_never_gives_a_certain_wrong_die(
+    value: int, seed: int, light: float, side: int, along: bool
+) -> None:
+    """Whatever is read on the die's spot is asked or certain and right: never a 6's
+    column read as a certain 3, nor the lit pips of a 6's row or a 4's side as a certain 2
+    (the rest of the face, in shade, responds only as much as the light on it)."""
+    img, t = _shadow_across(value, seed, light, side, along)
+    obs = read_pips(img)
+    here = [d for d in obs.dice if math.hypot(d.x - t.x, d.y - t.y) < 0.6 * t.size]
+    assert here, obs.notes
+    assert all(d.uncertain or d.value == value for d in here), (obs.dice, obs.notes)
