@@ -1,12 +1,14 @@
 """Benchmark the pip-dice reader on labelled photos and synthetic renders.
 
     python tools/benchmark_dice.py [--set webcam-white|tabletop-augmented|synthetic|all]
-                                   [--split train|heldout|heldout-a|heldout-b|heldout-c|all]
+                                   [--split train|heldout|heldout-a|heldout-b|heldout-c|
+                                            heldout-d|all]
                                    [--limit N] [--data DIR]
                                    [--dump FILE] [--max-dice N] [--classical]
                                    [--without-finder]
     python tools/benchmark_dice.py --set busy [--split ...] [--limit N]
     python tools/benchmark_dice.py --set synthetic-oblique [--split ...] [--limit N]
+    python tools/benchmark_dice.py --set synthetic-shadow [--split ...] [--limit N]
 
 For every set and split it prints: images, dice, dice correct, silent wrong (matched, wrong
 value, not flagged), asked (matched, flagged uncertain), missed (label with no reading),
@@ -54,6 +56,12 @@ until then) may now be looked at, one photo at a time, to learn why held-out dic
 after looking at one of its failures. ``heldout`` is both halves of the photos and the seed
 50 000 renders, as before. ``heldout-c`` (eighth pass; renders only, from seed 3 000 000) is
 the blind range of the eighth pass: heldout-b had been run three times by then.
+``heldout-d`` (ninth pass; renders only, from seed 4 000 000) is the blind range of the
+ninth pass: heldout-c was run at the end of the eighth and its one certain ghost looked at.
+
+``--set synthetic-shadow`` (ninth pass; not part of ``all``): the synthetic set's renders
+with a shadow's straight edge cast across one die at any angle (0.4-0.8 of the light on its
+shaded side, a penumbra of up to 0.15 of a side; :func:`cast_shadow`).
 """
 
 from __future__ import annotations
@@ -95,7 +103,8 @@ DEFAULT_DATA = Path("/work/shared/data/dice-photos")
 HELDOUT = {"webcam-white": {"valid"}, "tabletop-augmented": {"valid", "test"}}
 PHOTO_SETS = ("webcam-white", "tabletop-augmented")
 # first seed of the renders of each split (any other split: 50 000, "heldout" / "heldout-a")
-RENDER_SEEDS = {"train": 1000, "heldout-b": 2_000_000, "heldout-c": 3_000_000}
+RENDER_SEEDS = {"train": 1000, "heldout-b": 2_000_000, "heldout-c": 3_000_000,
+                "heldout-d": 4_000_000}
 
 
 @dataclass(frozen=True)
@@ -258,12 +267,30 @@ def dice_design(rng: np.random.Generator) -> DiceDesign:
                       corner=float(rng.uniform(0.08, 0.25)))  # fmt: skip
 
 
+def cast_shadow(img: np.ndarray, truth: list, rng: np.random.Generator) -> np.ndarray:
+    """``img`` with a shadow's straight edge across one of its dice (``truth``), at any
+    angle, within 0.3 of a side of its centre: the shaded side gets 0.4 to 0.8 of the
+    light, the edge a penumbra of up to 0.15 of a side (a cup's, a hand's or the camera
+    stand's shadow under one lamp)."""
+    t = truth[int(rng.integers(len(truth)))]
+    x0 = t.x + float(rng.uniform(-0.3, 0.3)) * t.size
+    y0 = t.y + float(rng.uniform(-0.3, 0.3)) * t.size
+    turn = float(rng.uniform(0.0, math.pi))
+    light = float(rng.uniform(0.4, 0.8))
+    pen = max(float(rng.uniform(0.0, 0.15)) * t.size, 0.5)
+    yy, xx = np.mgrid[0 : img.shape[0], 0 : img.shape[1]]
+    dist = (xx - x0) * math.cos(turn) + (yy - y0) * math.sin(turn)
+    shade = light + (1.0 - light) * np.clip(0.5 - dist / pen, 0.0, 1.0)
+    return np.clip(img * shade[..., None], 0, 255).astype(np.uint8)
+
+
 def synthetic_samples(limit: int | None, first_seed: int = 1000, far: bool = False,
-                      designs: bool = False) -> Iterator[Sample]:  # fmt: skip
+                      designs: bool = False, shadow: bool = False) -> Iterator[Sample]:  # fmt: skip
     """Seeded top-down renders: 10 styles, 1-6 dice of 36-80 px in 640 x 480 (tuning set).
 
     ``far``: the companion's own view instead, 1280 x 960 frames (its Pi camera's size) with
-    dice of 26-40 px: a 16 mm die seen by a Camera Module 3 from 50-60 cm."""
+    dice of 26-40 px: a 16 mm die seen by a Camera Module 3 from 50-60 cm. ``shadow``: the
+    same renders as the plain set, a shadow's edge cast across one die (:func:`cast_shadow`)."""
     n = limit or 100
     size, die_range = ((1280, 960), (26.0, 40.0)) if far else ((640, 480), (36.0, 80.0))
     for k in range(n):
@@ -279,8 +306,10 @@ def synthetic_samples(limit: int | None, first_seed: int = 1000, far: bool = Fal
                                      pip_color=pip, die_px=die_px, design=design)  # fmt: skip
         except ValueError:
             continue
+        if shadow:
+            img = cast_shadow(img, truth, np.random.default_rng([seed, 96]))
         labels = [Label(t.value, t.x, t.y, t.size, t.size) for t in truth]
-        kind = "-far" if far else "-designs" if designs else ""
+        kind = "-far" if far else "-designs" if designs else "-shadow" if shadow else ""
         yield Sample(f"synth{kind}-{seed}-{table}-{die}-{pip}", img, labels)
 
 
@@ -572,10 +601,11 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--set", default="all",
                     choices=["webcam-white", "tabletop-augmented", "synthetic", "synthetic-far",
-                             "synthetic-designs", "all", "busy", "synthetic-oblique"])  # fmt: skip
+                             "synthetic-designs", "all", "busy", "synthetic-oblique",
+                             "synthetic-shadow"])  # fmt: skip
     ap.add_argument("--split", default="all",
-                    choices=["train", "heldout", "heldout-a", "heldout-b", "heldout-c", "all"]
-                    )  # fmt: skip
+                    choices=["train", "heldout", "heldout-a", "heldout-b", "heldout-c",
+                             "heldout-d", "all"])  # fmt: skip
     ap.add_argument("--limit", type=int, default=None, help="at most N images per set/split")
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--failures", action="store_true", help="list silent wrong readings")
@@ -616,8 +646,9 @@ def main(argv: list[str] | None = None) -> int:
                 far, designs = set_name == "synthetic-far", set_name == "synthetic-designs"
                 first = RENDER_SEEDS.get(split, 50_000)
                 samples = synthetic_samples(args.limit, first_seed=first, far=far,
-                                            designs=designs)  # fmt: skip
-            elif split == "heldout-c":
+                                            designs=designs,
+                                            shadow=set_name == "synthetic-shadow")  # fmt: skip
+            elif split in ("heldout-c", "heldout-d"):
                 print(f"{set_name} / {split}: renders only (no photos are left unseen)")
                 continue
             else:

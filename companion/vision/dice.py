@@ -1369,18 +1369,30 @@ def _marks_elsewhere(work: np.ndarray, planes: dict[int, np.ndarray],
 
 def _in_shade(f: _Face, colour: tuple[float, float, float]) -> bool:
     """Whether ``colour`` is the colour of face ``f``'s pips' rings in less light: the same
-    material seen darker (``SHADE`` times as bright, within the grouping's tolerance of
-    that), as a die's side face turned away from the light is. Not glare (brighter), not
-    most tables and boards (another colour)."""
-    c = np.array(colour)
-    for p in f.pips:
-        face = np.array(p.face)
-        k = float(c @ face) / max(float(face @ face), 1.0)
-        if not SHADE[0] <= k <= SHADE[1]:
-            return False
-        if float(np.linalg.norm(c - k * face)) > _contrast_tol(p.contrast):
-            return False
-    return True
+    material seen darker, as a die's side face turned away from the light is
+    (:func:`_darker_alike`). Not glare (brighter), not most tables and boards (another
+    colour)."""
+    return all(_darker_alike(p.face, colour, p.contrast) for p in f.pips)
+
+
+def _darker_alike(lit: tuple[float, float, float], colour: tuple[float, float, float],
+                  contrast: float) -> bool:  # fmt: skip
+    """Whether ``colour`` is ``lit`` in less light: ``SHADE`` times as bright, within the
+    grouping's tolerance (for pips of ``contrast``) of that."""
+    c, face = np.array(colour), np.array(lit)
+    k = float(c @ face) / max(float(face @ face), 1.0)
+    return SHADE[0] <= k <= SHADE[1] and float(np.linalg.norm(c - k * face)) <= _contrast_tol(
+        contrast)
+
+
+def _one_face_in_two_lights(p: Pip, q: Pip) -> bool:
+    """Whether pips ``p`` and ``q`` may be on one face with a shadow's edge between them
+    (ninth pass): one's ring the other's in less light, and its pip as much less dark."""
+    for lit, dim in ((p, q), (q, p)):
+        if _darker_alike(lit.face, dim.face, min(p.contrast, q.contrast)):
+            k = dim.face_grey / max(lit.face_grey, 1.0)
+            return abs(dim.contrast - k * lit.contrast) <= 0.25 * lit.contrast
+    return False
 
 
 def _beyond(f: _Face, x: float, y: float) -> bool:
@@ -1454,8 +1466,8 @@ def _joined(planes: dict[int, np.ndarray], pips: list[Pip], responses: dict[int,
             continue
         if math.hypot(p.x - cx, p.y - cy) > reach:
             continue
-        if any(_same_shape(p, q, 1.0) and _colour_dist(p.face, q.face)
-               <= JOIN_COLOUR * _colour_tol(p, q)
+        if any(_same_shape(p, q, 1.0) and (_colour_dist(p.face, q.face)
+               <= JOIN_COLOUR * _colour_tol(p, q) or _one_face_in_two_lights(p, q))
                for q in group):  # fmt: skip
             cands.append(p)
     if len(cands) > JOIN_MAX:
