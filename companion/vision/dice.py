@@ -250,7 +250,7 @@ def _read_classical(img: np.ndarray, scale: float, max_pips: int | None = None,
     dropped = [f for f in seen if id(f) not in kept]
     _flag_side_faces(work, faces, notes)
     _flag_neighbour_pips(work, faces, pips, notes)
-    _flag_rest_of_a_face(faces, planes, responses, notes)
+    _flag_rest_of_a_face(work, faces, responses, notes)
     faces = _column_of_a_six(faces, responses, notes)
     _flag_lattice(faces, responses, notes)
     _flag_pips_that_are_dice(faces, notes)
@@ -1819,8 +1819,8 @@ def _parallel_copy(f: _Face, pips: list[Pip], span: float, r: float) -> bool:
     return False
 
 
-def _flag_rest_of_a_face(faces: list[_Face], planes: dict[int, np.ndarray],
-                         responses: dict[int, np.ndarray], notes: list[str]) -> None:  # fmt: skip
+def _flag_rest_of_a_face(work: np.ndarray, faces: list[_Face], responses: dict[int, np.ndarray],
+                         notes: list[str]) -> None:  # fmt: skip
     """A 2 or a 3 may be part of a bigger face whose other pips were not found as pips (on a
     small die, a pip whose dark response runs into the die's shadow or a board's line is
     no ellipse): two pips of a 4's side, or of a 6's row, with the others one pair's length
@@ -1836,7 +1836,7 @@ def _flag_rest_of_a_face(faces: list[_Face], planes: dict[int, np.ndarray],
             continue
         pts, beside = _row(f)
         for k in (1.0, -1.0, 2.0, -2.0) if len(pts) == 2 else (2.0, -2.0):
-            if _pips_at(responses, f.pips, pts + k * beside, planes[f.pips[0].polarity]):
+            if _pips_at(responses, f.pips, pts + k * beside, work):
                 f.uncertain = f.unsettled = True
                 f.confidence = min(f.confidence, 0.5)
                 notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): pip-like marks where the rest "
@@ -1883,34 +1883,51 @@ def _column_of_a_six(faces: list[_Face], responses: dict[int, np.ndarray], notes
 
 
 def _pips_at(responses: dict[int, np.ndarray], pips: list[Pip], places: np.ndarray,
-             plane: np.ndarray | None = None) -> bool:  # fmt: skip
+             work: np.ndarray | None = None) -> bool:  # fmt: skip
     """Whether every one of ``places`` (x, y rows) shows a response like ``pips`` (a face's
     own, as `_stray_marks` counts it): its mean over a square of half a pip radius around it
-    (False when one lies off the picture). With ``plane`` (the pips' intensity plane), a
-    place in shade (its surroundings, two to three pip radii out, darker than the pips'
-    rings: a shadow's edge across the face) needs a response only as much weaker as its
-    light is (ninth pass: a pip's contrast falls with the light on it)."""
+    (False when one lies off the picture). With ``work`` (the picture), a place whose
+    surroundings are the pips' face in shade (:func:`_shade_at`) needs a response only as
+    much weaker as its light is (ninth pass: a pip's contrast falls with the light on it)."""
     resp = responses[pips[0].polarity]
     h, w = resp.shape
-    r = _median([p.r for p in pips])
-    rad = max(1, round(0.5 * r))
+    rad = max(1, round(0.5 * _median([p.r for p in pips])))
     thr = _mark_level(_median([p.contrast for p in pips]))
     xy = np.rint(places).astype(int)
     if xy.min() < rad or np.any(xy[:, 0] >= w - rad) or np.any(xy[:, 1] >= h - rad):
         return False
-    lit = _median([p.face_grey for p in pips])
-    out = round(3 * r)
     for x, y in xy:
-        level = thr
-        if plane is not None and lit > 0:
-            near = plane[max(0, y - out) : y + out + 1, max(0, x - out) : x + out + 1]
-            ring = near[resp[max(0, y - out) : y + out + 1, max(0, x - out) : x + out + 1]
-                        <= thr * 0.5]  # fmt: skip
-            if ring.size:
-                level = thr * min(1.0, max(SHADE[0], float(np.median(ring)) / lit))
+        level = thr if work is None else thr * _shade_at(work, resp, pips, x, y, thr)
         if float(resp[y - rad : y + rad + 1, x - rad : x + rad + 1].mean()) <= level:
             return False
     return True
+
+
+def _shade_at(work: np.ndarray, resp: np.ndarray, pips: list[Pip], x: int, y: int,
+              thr: float) -> float:  # fmt: skip
+    """How much of the light on ``pips``' face falls around (x, y): the lower quartile (a
+    place on a shadow's edge is lit on one side), over the pixels two to three pip radii out
+    that are no mark and are the face's colour in that or less light (:func:`_darker_alike`,
+    brightness down to ``SHADE[0]``), of their brightness against the face's; 1.0 where
+    fewer than a quarter of them are (a table, not the face)."""
+    r = _median([p.r for p in pips])
+    out = round(3 * r)
+    y0, x0 = max(0, y - out), max(0, x - out)
+    y1, x1 = min(resp.shape[0], y + out + 1), min(resp.shape[1], x + out + 1)
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    dist = np.hypot(xx - x, yy - y)
+    ring = (dist >= 2 * r) & (dist <= 3 * r) & (resp[y0:y1, x0:x1] <= 0.5 * thr)
+    colours = work[y0:y1, x0:x1][ring].astype(np.float32)
+    if len(colours) < 8:
+        return 1.0
+    face = np.median(np.array([p.face for p in pips], np.float32), axis=0)
+    k = colours @ face / max(float(face @ face), 1.0)
+    off = np.linalg.norm(colours - k[:, None] * face, axis=1)
+    tol = _contrast_tol(_median([p.contrast for p in pips]))
+    alike = (k >= SHADE[0]) & (k <= 1.0) & (off <= tol)
+    if alike.sum() < 0.25 * len(colours):
+        return 1.0
+    return float(np.percentile(k[alike], 25))
 
 
 def _flag_lattice(faces: list[_Face], responses: dict[int, np.ndarray], notes: list[str]
