@@ -84,6 +84,8 @@ JOIN_COLOUR = 2.0  # pips a face left out, tried again: ring colours within this
 JOIN_REACH = 1.0  # ... within this many face sides of its centre
 JOIN_MAX = 4  # ... at most this many of them (more: a pattern, not tried)
 JOIN_GROUPS = 2 * MAX_DICE  # more groups of pips that fit no face: a busy table, not tried
+LONE_REACH = 12.0  # a lone pip is tried with pips within this many pip radii (a die's side)
+HEAD_ON = 0.85  # ... when both are this round (minor / major axis): a face seen from above
 EDGE_REACH = 1.2  # a 1-4 this many sides from the picture's edge, its body on the edge: asked
 EDGE_STRIP = 5  # ... "on the edge": in the outermost EDGE_STRIP px (pips that near are lost)
 EDGE_COLOUR = 60.0  # ... and within this (sum of |BGR| differences) of its face colour
@@ -1262,6 +1264,14 @@ def _join_pips(work: np.ndarray, planes: dict[int, np.ndarray], pips: list[Pip],
             span = max(math.hypot(p.x - q.x, p.y - q.y) for p, q in itertools.combinations(g, 2))
             seeds.append((g, statistics.fmean(p.x for p in g), statistics.fmean(p.y for p in g),
                           JOIN_REACH * 1.5 * span, None))  # fmt: skip
+    # a lone pip no face took (no die body found around it: a shadow's edge across its die)
+    # is tried with the pips of its face in the other light only; both round and big enough
+    # to tell it: seen at an angle, a top face's pip and its side face's, in shade, look
+    # like one face in two lights (oblique render 1015: a 1 and a side pip, a certain 2)
+    alone = [g[0] for g in lost
+             if len(g) == 1 and g[0].r >= _MIN_SURE_PIP and g[0].minor >= HEAD_ON * g[0].major]
+    for p in alone if len(alone) <= JOIN_GROUPS else []:
+        seeds.append(([p], p.x, p.y, LONE_REACH * p.r, None))
     taken: set[int] = set()
     xs = np.array([p.x for p in pips])
     ys = np.array([p.y for p in pips])
@@ -1466,7 +1476,9 @@ def _joined(planes: dict[int, np.ndarray], pips: list[Pip], responses: dict[int,
             continue
         if math.hypot(p.x - cx, p.y - cy) > reach:
             continue
-        if any(_same_shape(p, q, 1.0) and (_colour_dist(p.face, q.face)
+        if len(group) == 1 and p.minor < HEAD_ON * p.major:
+            continue  # (a lone pip: see _join_pips)
+        if any(_same_shape(p, q, 1.0) and (len(group) > 1 and _colour_dist(p.face, q.face)
                <= JOIN_COLOUR * _colour_tol(p, q) or _one_face_in_two_lights(p, q))
                for q in group):  # fmt: skip
             cands.append(p)
