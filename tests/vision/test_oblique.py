@@ -205,6 +205,10 @@ ONE_FACE_IN_HALVES = [1069]
 # 1015 (ninth pass, while lone pips in two lights were being joined): a red die's top 1 and a
 # pip of its side face in shade, joined as a 2 and confirmed by the face model.
 TOP_AND_SIDE_PIP = [1015]
+# 3 000 055 (the eighth pass's blind range, looked at in the ninth): a small red die on the
+# dark table at 30 degrees, its top 2 not read; its front 4, under a top face lit more than
+# twice as much, was a certain die.
+FRONT_UNDER_A_BRIGHT_TOP = [3_000_055]
 
 
 def _benchmark_scene(seed: int) -> tuple[np.ndarray, list[ObliqueTruth]]:
@@ -216,7 +220,8 @@ def _benchmark_scene(seed: int) -> tuple[np.ndarray, list[ObliqueTruth]]:
 
 
 @pytest.mark.parametrize("seed", STEEP_SIDE_FACES + BIG_PIPS_APART + TWO_FACES_AS_ONE
-                                  + ONE_FACE_IN_HALVES + TOP_AND_SIDE_PIP)
+                                  + ONE_FACE_IN_HALVES + TOP_AND_SIDE_PIP
+                                  + FRONT_UNDER_A_BRIGHT_TOP)
 def test_a_side_face_seen_steeply_is_not_counted(seed: int) -> None:
     """Nor is the top face read wrong (BIG_PIPS_APART, TWO_FACES_AS_ONE,
     ONE_FACE_IN_HALVES, TOP_AND_SIDE_PIP)."""
