@@ -12,6 +12,9 @@ light on the dark wood. Reading goes in three steps:
    its area against the typical single die (the median of the square-looking blobs, or the
    widest inscribed circle) says how many, and k-means on its pixels splits it (a blob 1.35
    dice big or more, about twice as long as wide and of one wood, is two dice side by side).
+   Each die cut from touching dice must be die-sized and square; when one is not, the blob
+   holds something dark that is not a die (a black token, a pen) and every die cut from it
+   is asked: the thing may lie over the others' faces.
    A die seen off the camera's axis shows a strip of its sides towards the picture's centre: the top
    face's side, angle and centre are fitted from the blob's widths (see :func:`_top_face`).
    A die cut by the picture's edge, notched, not square, of odd size, hardly darker than its
@@ -33,8 +36,9 @@ light on the dark wood. Reading goes in three steps:
    is light that runs into the die's outline and stays in a band along it (a lit rim or
    bevel: print keeps a margin from the edges and a rat reaches far into the face; a rat-sized
    crisp band is asked unless its light carries on out to the outline with no dark wood
-   between, and then the face is measured again without it; light on the line splitting
-   touching dice is kept); a round mark with soft edges on broad light is a glare. The rest
+   between, and then the face is measured again without it, as is such light lying mostly
+   off the core when it sets the marks' height; light on the line splitting touching dice
+   is kept); a round mark with soft edges on broad light is a glare. The rest
    is measured: total area, the largest and second largest marks relative to the face, their
    gap, how round the roundest is, how much touches the die's outline, and the Hu moments of
    the marks (rotation invariant shape).
@@ -44,10 +48,11 @@ light on the dark wood. Reading goes in three steps:
    glare; a soft mark on a face without broad light is blurred print; a small speck or a
    glare's low round peak beside two rats is left out); anything else (a second mark of
    in-between size, two marks almost touching, odd sizes or shapes, a round mark, faint
-   marks, glare, marks at the outline, a partly hidden die) is answered with
-   ``uncertain=True``. With a :class:`RatModel` taught on the table's own dice
-   (:func:`teach`), the features are scored against per-class Gaussians: the tempered
-   posterior is the confidence, and a face far from its class is asked.
+   marks, glare, marks at the outline, a lone rat standing well under the height that set
+   the cut, a partly hidden die) is answered with ``uncertain=True``. With a
+   :class:`RatModel` taught on the table's own dice (:func:`teach`), the features are scored
+   against per-class Gaussians: the tempered posterior is the confidence, and a face far from
+   its class is asked.
 
 A wrong value reported as certain is the worst failure, so every doubt raises the flag.
 Black dice on a black mat are mostly not found at all (the observation's notes say the table
@@ -135,12 +140,15 @@ STUB_THICK = 0.08  # ... unless what sticks out is thicker than this (of the sid
 STUB_WOOD = 20.0  # than the die's wood + this: something dark may lie over the face
 LEAN_MARGIN = 1.33  # ... the die's own side faces (as far as the clean dice's show) excepted
 PIECES_FINE = ("die cut by the picture's edge", "die larger")  # doubts that are not a piece
+NOT_A_PIECE = "a die cut from touching dice"  # ... of odd size or shape: it is not a die
+FACE_TO_FACE = 10.0  # degrees: touching dice's outlines turned more than this to each other
 HULL_DOUBTS = ("a notch", "die not square", "die smaller")  # a notch's only doubts: read the hull
 BROKEN_MOUTH = 0.5  # a bay of a die's blob opening this narrowly (of the side) is a mark
 HULL_LIT = 0.05  # ... if at most this much of the hull's outline has light beyond it
 JOINED = 0.6  # two marks one piece of light at this of the dimmer one's peak: one rat?
 HIDDEN_CUT = 0.25  # light above this of the marks' height apart from a lone rat, as big as
 #                   one of two rats (OUTLINE_PRINT[0]): a second rat left under the cut?
+PRINT_PEAK = 0.8  # a lone rat standing under this of the marks' height: the cut is not print's
 SPECK_PEAK = 0.7  # a round third mark under this of the dimmer rat's peak, on a face with a
 #                   glare, is the glare's own peak (print of one ink stands as high everywhere)
 
@@ -167,6 +175,7 @@ class FaceFeatures:
     joined: float = 0.0  # the highest cut (of the dimmer's peak) joining the two largest marks
     shine: bool = False  # broad light on a die of RESOLVED pixels and more: a glare is there
     specks: int = 0  # marks beside two rats left out as specks (a tail cut off, a glare's peak)
+    peak: float = 1.0  # the highest rat-sized mark's peak, of the marks' height (``contrast``)
 
     @property
     def count(self) -> int:
@@ -703,6 +712,8 @@ def _find_dice(image: Any, expected_side: float = 0.0) -> tuple[list[_Die], list
         bh, bw = filled.shape
         border = x0 <= 1 or y0 <= 1 or x0 + bw >= w - 1 or y0 + bh >= h - 1
         groups = [filled] if k <= 1 else _split(filled, k)
+        pieces: list[_Die] = []  # the dice cut from this blob
+        angles: list[float] = []  # and the angles of their outlines (touching dice only)
         if k == 1 and area > LARGER * ref_area and aspect >= TWO_ASPECT:
             # twice as long as wide and bigger than a die: two dice side by side. The typical
             # die's area includes the side faces the clean dice show, which grow with their
@@ -767,7 +778,34 @@ def _find_dice(image: Any, expected_side: float = 0.0) -> tuple[list[_Die], list
                 piece = side / ref_side
                 if not PIECE[0] <= piece <= PIECE[1]:
                     die.notes.append(f"a die cut from touching dice of odd size ({piece:.2f})")
+                # and square, as a die alone must be: a piece of another shape is not a die
+                # (its hull: a glare's notch in a die's outline does not make it less square)
+                _pa, p_aspect, p_fill, _pr, _pang = _shape(cv2.convexHull(np.vstack(cs)))
+                if p_aspect > SQUARE_ASPECT or p_fill < SQUARE_FILL:
+                    die.notes.append(f"a die cut from touching dice not square (aspect "
+                                     f"{p_aspect:.2f}, fill {p_fill:.2f})")  # fmt: skip
+                full, _ = cv2.findContours(g, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+                angles.append(_die_angle(max(full, key=cv2.contourArea)))
             dice.append(die)
+            pieces.append(die)
+        turn = max((min(abs(a - b) % 90, 90 - abs(a - b) % 90) for a in angles for b in angles),
+                   default=0.0)  # fmt: skip
+        if turn > FACE_TO_FACE:
+            # touching dice lie face against face, their edges parallel; pieces whose edges
+            # run at other angles are a die and something else lying across it (a card, a
+            # token turned to it): the cut between them is no face, and each may be covered
+            for d in pieces:
+                d.notes.append(f"{NOT_A_PIECE} at {turn:.0f} degrees to another: not face "
+                               "against face")  # fmt: skip
+        if any(n.startswith(NOT_A_PIECE) for d in pieces for n in d.notes):
+            # a piece of touching dice that is no die (odd size or shape) is something else
+            # dark joined to the dice: a black token, a pen, a sleeve. It may lie over the
+            # others' faces too (their blob then looks like touching dice, and the covered part
+            # of a face like bare wood): every die cut from the blob is asked
+            for d in pieces:
+                if not any(n.startswith(NOT_A_PIECE) for n in d.notes):
+                    d.notes.append("joined to something dark that is not a die: it may lie "
+                                   "over this die")  # fmt: skip
     clean = sorted(d.side for d in dice if not d.notes)
     # how far the side faces show, per pixel from the picture's centre (the camera's
     # geometry: the same for every die of a picture), from the clean dice
@@ -1148,6 +1186,12 @@ def measure_face(v: Any, die: _Die, min_contrast: float = MIN_CONTRAST) -> FaceF
     # can outshine faint print, which then falls under the cut), so the face is measured
     # again without it
     gone = [m for m in outline if _runs_out(v, die, labels, m)]
+    # the same for light mostly off the top face's core that sets the marks' height: lit
+    # table seen inside the outline where the face's fit is off (a board's square beside a
+    # die whose blob took in a dark line) outshines faint print as well
+    if die.side >= RESOLVED:
+        gone += [m for m in found if _is_rim(m, die.side) and _along_outline(m)
+                 and float(m.light.max()) >= contrast and _runs_out(v, die, labels, m)]
     skip = None
     if gone:
         skip = cv2.dilate(np.isin(labels, [m.label for m in gone]).astype(np.uint8),
@@ -1224,8 +1268,8 @@ def measure_face(v: Any, die: _Die, min_contrast: float = MIN_CONTRAST) -> FaceF
                         spots=len(spots), burnt=burnt, sharpness=sharpness,
                         outline=len(outline) + len(gone), outline_print=outline_print,
                         sharpest=max(m.sharp for m in rats) if die.side >= RESOLVED else 0.0,
-                        hidden=hidden, joined=joined, shine=shine,
-                        specks=len(specks))  # fmt: skip
+                        hidden=hidden, joined=joined, shine=shine, specks=len(specks),
+                        peak=max(float(m.light.max()) for m in rats) / max(contrast, 1.0))
 
 
 # -- deciding --------------------------------------------------------------------------------
@@ -1262,6 +1306,12 @@ def _cut_doubt(f: FaceFeatures, decided: tuple[int, float, list[str]]
     if value == 1 and f.hidden >= OUTLINE_PRINT[0]:
         conf = min(conf, 0.5)
         why = [*why, f"a second mark under the cut ({f.hidden:.3f} of the face)"]
+    if value == 1 and f.peak < PRINT_PEAK:
+        # the marks' height was set by light left out as not print (table light seen inside
+        # the outline, a lit rim): the cut at half of it sits high on the print, which may
+        # lose a second rat under it or keep only the joined rats' brightest part
+        conf = min(conf, 0.5)
+        why = [*why, f"the cut set by light that is not print (the rat stands {f.peak:.2f})"]
     if value == 0 and f.hidden >= OUTLINE_PRINT[0]:
         conf = min(conf, 0.5)
         why = [*why, f"marks under the cut set by light at the outline ({f.hidden:.3f})"]

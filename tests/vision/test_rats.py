@@ -552,10 +552,12 @@ def test_on_a_dark_mat_every_die_is_asked_once_one_barely_stands_out() -> None:
     # dark set, seed 1 000 522 (the old held-out range): on a black mat only pieces of the
     # dice stood out, and a piece of wood beside a one-rat die's rat read a certain 0. Other
     # dice in the picture barely stand out from the mat, so every die found is asked
+    # (since the ninth pass the pieces found there are also asked for their own shapes: pieces
+    # of touching dice that are not square; the picture is asked all the same)
     image, truths, _ = random_scene(1_000_522, tables=("dark",))
     obs = read_rats(image)
     assert obs.dice and all(d.uncertain for d in obs.dice)
-    assert any("dark mat" in n for n in obs.notes)
+    assert any("dark mat" in n or "not square" in n for n in obs.notes)
 
 
 @pytest.mark.parametrize("seed", [0, 137, 567])
@@ -767,3 +769,122 @@ def test_on_a_dark_mat_every_die_is_asked_once_one_is_in_doubt(seed: int) -> Non
     for t, r in zip(truths, match(obs, truths), strict=True):
         assert r is None or r.uncertain or r.value == t.value, (t, r)
     assert obs.dice and all(d.uncertain for d in obs.dice)
+
+
+# -- ninth pass: something dark lying over part of a die, engraved print --------------------
+def _dark_object_over(value: int, die_px: int, width: float, turn: int, grey: float,
+                      aside: float = 0.0, table: str = "wood", lighting: str = "soft"
+                      ) -> tuple[np.ndarray, RatTruth]:  # fmt: skip
+    """A die showing ``value`` (with two blank dice elsewhere) three quarters under a dark
+    object (a black token, a card, a wide pen) ``width`` sides wide, turned ``turn`` degrees
+    from the die, its middle ``aside`` sides off the die's centre, reaching a die's length
+    past it, ``grey`` times as dark as the die's wood."""
+    at = [(320, 240, 20), (130, 110, 10), (500, 370, 40)]
+    img, truths = render_rat_dice([value, 0, 0], seed=11 + die_px, table=table, die_px=die_px,
+                                  tilt=0.0, positions=at, lighting=lighting)  # fmt: skip
+    t = truths[0]
+    v = img.max(axis=2)
+    h = die_px // 3
+    patch = v[int(t.y) - h : int(t.y) + h, int(t.x) - h : int(t.x) + h]
+    wood = float(np.median(patch[patch <= np.median(patch)]))
+    m = np.zeros(img.shape[:2], np.float32)
+    c, s = math.cos(math.radians(20 + turn)), math.sin(math.radians(20 + turn))
+    half = width * t.size / 2
+    ends = ((-0.25 * t.size, -half), (1.5 * t.size, -half), (1.5 * t.size, half),
+            (-0.25 * t.size, half))  # fmt: skip
+    mx, my = t.x - aside * die_px * s, t.y + aside * die_px * c
+    pts = np.array([[mx + u * c - w * s, my + u * s + w * c] for u, w in ends], np.float32)
+    cv2.fillConvexPoly(m, np.round(pts * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
+    m = cv2.GaussianBlur(m, (0, 0), 0.8)[..., None]
+    out = img.astype(np.float32) * (1 - m) + grey * wood * m
+    return out.clip(0, 255).astype(np.uint8), t
+
+
+@pytest.mark.parametrize(
+    ("value", "die_px", "width", "turn", "grey"),
+    [
+        (2, 48, 0.7, 0, 0.9),  # the object's piece is no die's size: the blob is asked
+        (1, 72, 0.7, 0, 0.6),
+        (2, 48, 0.7, 30, 0.9),  # (and turned to the die: see the card below)
+        (1, 48, 1.0, 60, 0.9),
+    ],
+)
+def test_a_die_partly_under_a_dark_object_is_never_a_certain_other_value(
+    value: int, die_px: int, width: float, turn: int, grey: float
+) -> None:
+    # found in the eighth pass: the die and the dark object lying over most of it make one
+    # blob of about two dice, cut in two as touching dice; the covered die's piece showed
+    # bare wood and read a certain 0. A piece of touching dice must be die-sized and square,
+    # and when one is not, every die cut from the blob is asked
+    img, t = _dark_object_over(value, die_px, width, turn, grey)
+    (r,) = match(read_rats(img), [t])
+    assert r is None or r.uncertain or r.value == t.value, r
+
+
+@pytest.mark.parametrize("value", [1, 2])
+def test_a_card_across_a_die_is_not_taken_for_a_die_touching_it(value: int) -> None:
+    # a die-wide card turned 60 degrees to the die, off its middle, on felt in dim light: both
+    # pieces of the blob are about square and die-sized, but their edges are turned 14 degrees
+    # to each other. Touching dice lie face against face: the die is asked
+    img, t = _dark_object_over(value, 48, 1.0, 60, 0.9, aside=0.25, table="felt",
+                               lighting="dim")  # fmt: skip
+    (r,) = match(read_rats(img), [t])
+    assert r is None or r.uncertain or r.value == t.value, r
+
+
+@pytest.mark.parametrize(("value", "die_px", "table", "towards"),
+                         [(1, 48, "wood", 100), (2, 72, "felt", 200)])  # fmt: skip
+def test_a_round_token_over_a_die_is_never_a_certain_other_value(
+    value: int, die_px: int, table: str, towards: int
+) -> None:
+    # a black round token (a coaster) 1.5 sides across, its centre half a side from the die's:
+    # cut as two touching dice, one piece is round (no die's shape): the die is asked
+    at = [(320, 240, 20), (130, 110, 10), (500, 370, 40)]
+    img, truths = render_rat_dice([value, 0, 0], seed=11 + die_px, table=table, die_px=die_px,
+                                  tilt=0.0, positions=at)  # fmt: skip
+    t = truths[0]
+    v = img.max(axis=2)
+    h = die_px // 3
+    patch = v[int(t.y) - h : int(t.y) + h, int(t.x) - h : int(t.x) + h]
+    wood = float(np.median(patch[patch <= np.median(patch)]))
+    a = math.radians(towards)
+    m = np.zeros(img.shape[:2], np.float32)
+    centre = (round((t.x + 0.5 * die_px * math.cos(a)) * 16),
+              round((t.y + 0.5 * die_px * math.sin(a)) * 16))  # fmt: skip
+    cv2.circle(m, centre, round(0.75 * die_px * 16), 1.0, -1, cv2.LINE_AA, 4)
+    m = cv2.GaussianBlur(m, (0, 0), 0.8)[..., None]
+    img = (img.astype(np.float32) * (1 - m) + 0.9 * wood * m).clip(0, 255).astype(np.uint8)
+    (r,) = match(read_rats(img), [t])
+    assert r is None or r.uncertain or r.value == t.value, r
+
+
+@pytest.fixture(scope="module")
+def engraved_model() -> RatModel:
+    return teach(engraved_examples())
+
+
+@pytest.mark.parametrize("seed", [6_001_216, 6_002_662, 6_002_880])
+def test_engraved_print_under_a_cut_set_by_table_light_is_never_a_certain_other_value(
+    seed: int, engraved_model: RatModel
+) -> None:
+    # engraved set, wide8 (eighth pass, "found, not fixed"): a board's coloured square seen
+    # inside a two-rat die's outline, off the top face's core, stood higher than the faint
+    # engraved print and set the cut at half its height: the print fell under it (6 001 216,
+    # a certain 0 with the built-in rules and the taught model) or only one rat's brightest
+    # part stayed above it (6 002 662, 6 002 880: a certain 1). Light running out past the
+    # outline no longer sets the height from off the core either, and a lone rat standing
+    # under PRINT_PEAK of the height is asked
+    _values, image, truths = _engraved(seed)
+    for m in (None, engraved_model):
+        for t, r in zip(truths, match(read_rats(image, m), truths), strict=True):
+            assert r is None or r.uncertain or r.value == t.value, (m is not None, t, r)
+
+
+@pytest.mark.parametrize("seed", [4_002_589, 5_000_048])
+def test_table_light_off_the_core_running_out_does_not_set_the_cut(seed: int) -> None:
+    # a blank die whose region takes in a strip of lit table along its outline, mostly off
+    # the top face's core: that light ran out past the outline (no wood between) and set the
+    # marks' height, so the wood's faint grain and the lit rim read as "one mark of odd size"
+    # and the die was asked. It is left out of the height as light running out in the core
+    # has been since the fourth pass: every die read certain and right
+    _assert_all_read_certain(seed)
