@@ -106,7 +106,7 @@ FOUND_AGREE = 0.5  # a die read there is kept if the face model gives its value 
 FOUND_FIT = (0.4, 1.3)  # and certain if read so and its face is this many times the die's side
 FOUND_SURE = CONFIRM  # ... and the face model gives its value this much
 BEYOND = 0.55  # marks this many sides from a face's centre lie beyond it (_marks_elsewhere)
-SHADE = (0.3, 0.9)  # a side face in shade is this many times as bright as the top face
+SHADE = (0.3, 0.9)  # a face in shade (a side face, a shadow) is this many times as bright
 MARK_SHAPE = 0.12  # a pip-like mark is at least this round (minor / major axis)
 
 # canonical layouts on a 3x3 grid (units: one pip spacing), x right, y down
@@ -1362,8 +1362,8 @@ def _marks_elsewhere(work: np.ndarray, planes: dict[int, np.ndarray],
         for q in left:
             cv2.circle(resp, (round(q.x), round(q.y)), max(2, round(1.6 * q.r)), 0.0, -1)
         marks = 0 if sure else _marks_in_other_light(work, resp, f)
-        if not sure and (len(left) == len(others) and not marks or len(left) + marks < 2):
-            continue
+        if not sure and ((len(left) == len(others) and not marks) or len(left) + marks < 2):
+            continue  # nothing more left out than above, or a single mark (anything)
         face = _classify(planes[pol], f.pips, resp)
         if face is None or face.uncertain:
             continue
@@ -1389,10 +1389,19 @@ def _darker_alike(lit: tuple[float, float, float], colour: tuple[float, float, f
                   contrast: float) -> bool:  # fmt: skip
     """Whether ``colour`` is ``lit`` in less light: ``SHADE`` times as bright, within the
     grouping's tolerance (for pips of ``contrast``) of that."""
-    c, face = np.array(colour), np.array(lit)
-    k = float(c @ face) / max(float(face @ face), 1.0)
-    return SHADE[0] <= k <= SHADE[1] and float(np.linalg.norm(c - k * face)) <= _contrast_tol(
-        contrast)
+    k, alike = _in_light_of(np.array([colour], np.float32), lit, contrast)
+    return bool(alike[0]) and float(k[0]) <= SHADE[1]
+
+
+def _in_light_of(colours: np.ndarray, lit: tuple[float, float, float] | np.ndarray,
+                 contrast: float) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """For each of ``colours`` (rows, BGR): how bright it is as ``lit`` in some light (the
+    factor k along ``lit``), and whether it is ``lit`` in that light, down to ``SHADE[0]``
+    and up to as bright, within the grouping's tolerance for pips of ``contrast``."""
+    face = np.asarray(lit, np.float32)
+    k = colours @ face / max(float(face @ face), 1.0)
+    off = np.linalg.norm(colours - k[:, None] * face, axis=1)
+    return k, (k >= SHADE[0]) & (k <= 1.0) & (off <= _contrast_tol(contrast))
 
 
 def _one_face_in_two_lights(p: Pip, q: Pip) -> bool:
@@ -1940,10 +1949,7 @@ def _shade_at(work: np.ndarray, resp: np.ndarray, pips: list[Pip], x: int, y: in
     if len(colours) < 8:
         return 1.0
     face = np.median(np.array([p.face for p in pips], np.float32), axis=0)
-    k = colours @ face / max(float(face @ face), 1.0)
-    off = np.linalg.norm(colours - k[:, None] * face, axis=1)
-    tol = _contrast_tol(_median([p.contrast for p in pips]))
-    alike = (k >= SHADE[0]) & (k <= 1.0) & (off <= tol)
+    k, alike = _in_light_of(colours, face, _median([p.contrast for p in pips]))
     if alike.sum() < 0.25 * len(colours):
         return 1.0
     return float(np.percentile(k[alike], 25))
