@@ -278,9 +278,20 @@ def cast_shadow(img: np.ndarray, truth: list, rng: np.random.Generator) -> np.nd
     turn = float(rng.uniform(0.0, math.pi))
     light = float(rng.uniform(0.4, 0.8))
     pen = max(float(rng.uniform(0.0, 0.15)) * t.size, 0.5)
+    return shade_beyond(img, x0, y0, turn, light, pen)
+
+
+def shade_beyond(img: np.ndarray, x0: float, y0: float, turn: float, light: float,
+                 penumbra: float = 0.0) -> np.ndarray:  # fmt: skip
+    """``img`` with ``light`` times the light beyond the straight line through (x0, y0)
+    whose normal points ``turn`` radians from the x axis (the shaded side), over a penumbra
+    ``penumbra`` px wide (0: a hard edge)."""
     yy, xx = np.mgrid[0 : img.shape[0], 0 : img.shape[1]]
     dist = (xx - x0) * math.cos(turn) + (yy - y0) * math.sin(turn)
-    shade = light + (1.0 - light) * np.clip(0.5 - dist / pen, 0.0, 1.0)
+    if penumbra > 0:
+        shade = light + (1.0 - light) * np.clip(0.5 - dist / penumbra, 0.0, 1.0)
+    else:
+        shade = np.where(dist > 0, light, 1.0)
     return np.clip(img * shade[..., None], 0, 255).astype(np.uint8)
 
 

@@ -32,6 +32,7 @@ if str(TOOLS) not in sys.path:
     sys.path.insert(0, str(TOOLS))
 from benchmark_dice import SYNTH_STYLES as _SYNTH_STYLES  # noqa: E402
 from benchmark_dice import Sample as _Sample  # noqa: E402
+from benchmark_dice import shade_beyond as _shade_beyond  # noqa: E402
 from benchmark_dice import synthetic_samples as _synthetic_samples  # noqa: E402
 
 
@@ -893,14 +894,9 @@ def _shadow_across(value: int, seed: int, light: float, side: int, along_columns
     img, truth = render_dice([value, 1 + seed % 5], 990_000 + seed, table=table,
                              die_px=40 + seed % 40)  # fmt: skip
     t = truth[0]
-    a = math.radians(t.angle)
-    yy, xx = np.mgrid[0 : img.shape[0], 0 : img.shape[1]]
-    if along_columns:
-        axis = (xx - t.x) * math.cos(a) + (yy - t.y) * math.sin(a)
-    else:
-        axis = -(xx - t.x) * math.sin(a) + (yy - t.y) * math.cos(a)
-    shade = np.where(side * axis > 0, light, 1.0)[..., None]
-    return np.clip(img * shade, 0, 255).astype(np.uint8), t
+    turn = math.radians(t.angle) + (0.0 if along_columns else 0.5 * math.pi)
+    turn += 0.0 if side > 0 else math.pi
+    return _shade_beyond(img, t.x, t.y, turn, light), t
 
 
 # (value, seed, light, side, along its columns): each read a certain 3 (one column of a 6,
