@@ -9,11 +9,13 @@ Camera mode (a dice worker runs): the live preview and the prompt; while the wor
 motion, "dice moving…"; once the dice settle, every die is outlined on the preview with its
 value, and a confirmation strip shows one big tile per die. A tap on a tile opens a small
 pad 1-6 to correct that die. A die the reader was unsure of is framed in red and must be
-confirmed (tap it, tap its value) before the roll can be accepted; when nothing is in doubt
-an auto-accept countdown runs (``AUTO_ACCEPT`` seconds, shown as a bar on OK), and OK or the
-YES button accepts at once. Too many or too few dice seen: a message, every tile must be
-confirmed, the missing ones entered. A knocked die reported by the worker while the strip
-is shown updates the strip.
+confirmed (tap it, tap its value) before the roll can be accepted; the status line says why
+each such die is asked, when the reader said it (``DieReading.doubt``: "Die 2: leaning, or
+seen from the side? Check it, or lay it flat"), for the first ``WHY_LINES`` such dice (one in
+a short rect). When nothing is in doubt an auto-accept countdown runs (``AUTO_ACCEPT``
+seconds, shown as a bar on OK), and OK or the YES button accepts at once. Too many or too
+few dice seen: a message, every tile must be confirmed, the missing ones entered. A knocked
+die reported by the worker while the strip is shown updates the strip.
 
 Pad mode (no camera, a camera failure, or "enter by hand", one tap away at any time): one
 slot per die and the keys 1-6; OK (or YES) accepts once every slot is filled, NO erases.
@@ -32,6 +34,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from ..devices.events import ButtonName
+from ..vision.doubts import KEYS, OTHER
 from . import theme as th
 from .dice_faces import CountdownButton, DieButton, draw_face
 from .intents import (
@@ -54,6 +57,9 @@ log = logging.getLogger(__name__)
 
 #: Seconds the confirmation strip waits before taking a roll nobody doubts.
 AUTO_ACCEPT = 2.5
+#: At most this many asked dice have their reason on the status line, the first ones (one
+#: in a short rect); the next shows once one is confirmed.
+WHY_LINES = 2
 
 CAMERA, PAD = "camera", "pad"
 WAIT, MOVING, CONFIRM, DONE = "wait", "moving", "confirm", "done"
@@ -189,7 +195,36 @@ class DiceInput:
 
     def layout_state(self) -> Hashable:
         return (self.mode, self.phase, self.editing, self.count, self.has_camera,
-                self.can_accept, tuple((s.value, s.doubt) for s in self.slots))
+                self.can_accept, tuple((s.value, s.doubt) for s in self.slots),
+                self._tall_head)
+
+    def reasons(self) -> list[str]:
+        """Why the camera asks each die still to be confirmed, one line per die ("Die 2:
+        leaning, or seen from the side? Check it, or lay it flat"), for the dice whose reader
+        said why (``DieReading.doubt``, a key of :mod:`companion.vision.doubts`)."""
+        if self.mode != CAMERA or self.phase != CONFIRM:
+            return []
+        out = []
+        for i, slot in enumerate(self.slots):
+            r = slot.reading
+            if slot.doubt and r is not None and r.uncertain and r.doubt:
+                key = r.doubt if r.doubt in KEYS else OTHER
+                out.append(self.tr(f"dice.why.{key}", n=i + 1))
+        return out
+
+    def why_text(self) -> str | None:
+        """The status line's reasons while asked dice wait for a tap, the first ``WHY_LINES``
+        (None: not shown: another message, a die being corrected, or no reason known)."""
+        if self.message or self.editing is not None:
+            return None
+        why = self.reasons()
+        return "\n".join(why[: 1 if self.compact else WHY_LINES]) or None
+
+    @property
+    def _tall_head(self) -> bool:
+        """Room for the reasons on the status line (kept while a die is corrected, so that
+        the picture does not jump)."""
+        return not self.message and bool(self.reasons())
 
     # -- the camera's readings -------------------------------------------------------------
     def _radius(self, obs: DiceObservation, a: DieReading) -> float:
@@ -373,6 +408,8 @@ class DiceInput:
         camera preview takes the header's place too (the line is drawn over its top)."""
         r = self.rect
         head_h = min(self.u(44), r.height // 6)
+        if self._tall_head:  # a reason or two: room for two lines or more
+            head_h = min(self.u(72), r.height // 4)
         bar_h = min(self.u(100), r.height // 3)
         gap = self.u(8)
         head = pygame.Rect(r.x, r.y, r.width, head_h)
@@ -508,7 +545,7 @@ class DiceInput:
             return self.tr("dice.moving"), False
         if self.phase == CONFIRM:
             if any(s.doubt for s in self.slots):
-                return self.tr("dice.check_doubt"), True
+                return self.why_text() or self.tr("dice.check_doubt"), True
             return self.tr("dice.check"), False
         return self.prompt or self.tr("dice.roll"), False
 

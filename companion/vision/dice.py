@@ -57,6 +57,7 @@ import cv2
 import numpy as np
 
 from companion.vision import diefinder, facenet
+from companion.vision.doubts import doubt_of
 from companion.vision.observation import DiceObservation, DieReading
 from companion.vision.pips import GREY, Pip, find_pips, intensities, moments_ellipse, near_pairs
 
@@ -216,7 +217,7 @@ def read_pips(image: np.ndarray, *, second_opinion: bool = True,
                 for f in faces:
                     f.uncertain = True
     faces.sort(key=lambda f: (round(f.y / 8), f.x))
-    dice = tuple(_reading(f, scale) for f in faces)
+    dice = tuple(_reading(f, scale, notes) for f in faces)
     return DiceObservation("pips", dice, width, height, tuple(notes))
 
 
@@ -381,8 +382,12 @@ def _input_px(v: float, scale: float) -> float:
     return (v + 0.5) / scale - 0.5
 
 
-def _reading(f: _Face, scale: float) -> DieReading:
-    """A face found in the working image, in pixels of the input image."""
+def _reading(f: _Face, scale: float, notes: list[str] | None = None) -> DieReading:
+    """A face found in the working image, in pixels of the input image. An asked one says
+    why for the players (:mod:`companion.vision.doubts`): the first of its doubts among the
+    picture's ``notes`` about it ("die at (x, y): ...", working pixels) and its own."""
+    where = f"die at ({f.x:.0f}, {f.y:.0f}): "
+    about = [n for n in notes or () if n.startswith(where)]
     return DieReading(
         value=f.value,
         x=_input_px(f.x, scale),
@@ -390,6 +395,7 @@ def _reading(f: _Face, scale: float) -> DieReading:
         confidence=round(float(min(1.0, max(0.0, f.confidence))), 3),
         uncertain=bool(f.uncertain),
         size=f.side / scale,
+        doubt=doubt_of([*about, *f.notes]) if f.uncertain else "",
     )
 
 

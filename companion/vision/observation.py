@@ -18,6 +18,9 @@ class DieReading:
     confidence: float  # 0..1
     uncertain: bool  # True: the players must confirm or correct this die
     size: float = 0.0  # approximate side of the die's top face in pixels (0: unknown)
+    # why an uncertain die is asked: a key of companion.vision.doubts ("side", "light"...),
+    # for the touchscreen; "" for a die read for sure (not in to_json: the JSON is fixed)
+    doubt: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -67,6 +67,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from companion.vision.doubts import doubt_of
 from companion.vision.observation import DiceObservation, DieReading
 
 if TYPE_CHECKING:
@@ -1476,7 +1477,8 @@ def read_rats(image: np.ndarray, model: RatModel | None = None) -> DiceObservati
         x, y = die.cx / scale, die.cy / scale
         if uncertain:
             all_notes.append(f"die {i + 1} at ({x:.0f}, {y:.0f}): " + "; ".join(why))
-        readings.append(DieReading(value, x, y, round(conf, 3), uncertain, size=die.side / scale))
+        readings.append(DieReading(value, x, y, round(conf, 3), uncertain, size=die.side / scale,
+                                   doubt=doubt_of(why) if uncertain else ""))
     return DiceObservation("rats", tuple(readings), w, h, tuple(all_notes))
 
 

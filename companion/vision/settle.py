@@ -57,6 +57,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from companion.core.errors import CompanionError
+from companion.vision.doubts import FRAMES
 from companion.vision.observation import DiceObservation, DieReading
 
 if TYPE_CHECKING:
@@ -267,6 +268,13 @@ def combine(readings: Sequence[DiceObservation], match_radius: float = 0.06) -> 
                 + ", ".join(str(d.value) for _, d in reversed(cluster.dice))
             )
         confidence = sum(d.confidence for d in agreeing) / len(agreeing) * len(agreeing) / n
+        # why it is asked, for the players: the frames disagree (or some missed it), else
+        # the latest frame's own doubt (companion.vision.doubts)
+        doubt = ""
+        if seen < n or len(tally) > 1:
+            doubt = FRAMES
+        elif uncertain:
+            doubt = next((d.doubt for _, d in cluster.dice if d.uncertain and d.doubt), "")
         out.append(
             DieReading(
                 value=value,
@@ -275,6 +283,7 @@ def combine(readings: Sequence[DiceObservation], match_radius: float = 0.06) -> 
                 confidence=confidence,
                 uncertain=uncertain,
                 size=sum(d.size for _, d in cluster.dice) / seen,
+                doubt=doubt,
             )
         )
     return DiceObservation(last.kind, tuple(out), last.width, last.height, tuple(notes))

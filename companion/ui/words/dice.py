@@ -27,6 +27,15 @@ FR: dict[str, str] = {
     "dice.done": "Lancer : {values}",
     "dice.hint": "Les dés sont lus dès qu'ils s'arrêtent.",
     "dice.hint_demo": "Démo : R lance les dés.",
+    # why the camera asks a die (companion.vision.doubts), one line per asked die
+    "dice.why.light": "Dé {n} : un reflet ou une ombre ? Vérifiez-le, ou bougez la lampe",
+    "dice.why.unclear": "Dé {n} : ses points ne sont pas nets. Vérifiez-le",
+    "dice.why.side": "Dé {n} : penché ou vu de côté ? Vérifiez-le, ou posez-le à plat",
+    "dice.why.hidden": "Dé {n} : touché ou en partie caché ? Vérifiez-le, ou dégagez-le",
+    "dice.why.edge": "Dé {n} : au bord de l'image. Vérifiez-le, ou lancez plus au centre",
+    "dice.why.frames": "Dé {n} : lu autrement d'une image à l'autre. Vérifiez-le",
+    "dice.why.offered": "Dé {n} : ses points n'ont pas été comptés à coup sûr. Vérifiez-le",
+    "dice.why.other": "Dé {n} : la caméra hésite. Vérifiez-le",
 }
 
 EN: dict[str, str] = {
@@ -54,4 +63,13 @@ EN: dict[str, str] = {
     "dice.done": "Roll: {values}",
     "dice.hint": "The dice are read as soon as they stop.",
     "dice.hint_demo": "Demo: R rolls the dice.",
+    # why the camera asks a die (companion.vision.doubts), one line per asked die
+    "dice.why.light": "Die {n}: a shine or a shadow? Check it, or move the lamp",
+    "dice.why.unclear": "Die {n}: its pips are not clear. Check it",
+    "dice.why.side": "Die {n}: leaning, or seen from the side? Check it, or lay it flat",
+    "dice.why.hidden": "Die {n}: touching something, or partly hidden? Check it, or clear it",
+    "dice.why.edge": "Die {n}: at the picture's edge. Check it, or roll nearer the middle",
+    "dice.why.frames": "Die {n}: read differently from one picture to the next. Check it",
+    "dice.why.offered": "Die {n}: its pips could not be counted for sure. Check it",
+    "dice.why.other": "Die {n}: the camera is unsure. Check it",
 }
