@@ -23,8 +23,10 @@ no state. The pipeline, all classical OpenCV:
    a shorter diagonal), a 2 with pips too small to prove that no other pip is there, a 2
    or 3 with no die body around it or with pip-like marks where the rest of a 4 or 6
    would be, a 4 or 5 whose layout carries on around it (a lattice of holes or dots), a
-   face one of whose pips is a die read there: all make the die uncertain (it is never
-   silently re-valued);
+   face one of whose pips is a die read there, a 2 or 3 with a pip whose ring is not one
+   flat colour (a die's edge), pips of no face above a squashed face (its die's top face,
+   not read), pips in other light that make a bigger face with it (a shadow's edge): all
+   make the die uncertain (it is never silently re-valued);
 5. a lone pip is a 1 only when a closed face-coloured body surrounds it, centred on it;
 6. two faces centred on one spot are one die read twice (pips found at two scales, or the
    light gaps between dark pips): the one with more pips is kept;
@@ -72,9 +74,14 @@ MAX_DICE = 12
 BIG_PIPS = 1.22  # a 2 or 3 whose pips are this much bigger for its side than a 4-6's: asked,
 BIG_PIPS_CENTRED = 1.36  # ... unless it is centred on its die body (OFF_CENTRE) and below this
 OFF_CENTRE = 0.3  # opposite rays' reach from a face's centre differ by this of their mean
+OFF_RANK = 3  # ... the third largest such difference (one or two side faces in view)
 OFF_DIAGONAL = 12.0  # ... and its pips lie within this many degrees of its body's diagonal
 OPEN_RAYS = 4  # a 2 or 3 with more rays than this running on over its colour: no die body
 PARALLEL_REACH = 1.6  # a 3 with a copy of its row this many spans beside it: asked
+EDGE_RING = 0.7  # a 2's or 3's pip whose ring's grey spread exceeds this much of its contrast
+SQUASHED = 0.85  # a face fitted this squashed (minor / major) or more is seen at an angle
+ABOVE_REACH = 1.5  # pips of no face above a squashed face within this many sides: asked
+BODY_TOL = 18.0  # ... joined to it over its colour in other light within this (BGR distance)
 UNEQUAL_DARK = 2.0  # a face whose pips differ this much in contrast: asked
 ABOVE_TURNS = (0.0, -40.0, 40.0)  # a side face's die body is looked for up, up-left, up-right
 SHADE_CHROMA = 0.04  # ... of its colour in other light: chromaticity within this
@@ -965,7 +972,10 @@ def _mark_level(contrast: float) -> float:
     return max(16.0, 0.45 * contrast)
 
 
-def _classify(grey: np.ndarray, group: list[Pip], resp: np.ndarray) -> _Face | None:
+def _classify(grey: np.ndarray, group: list[Pip], resp: np.ndarray,
+              lights: bool = False) -> _Face | None:
+    """The face ``group`` reads as, with its doubts, or None. ``lights``: the pips may lie in
+    two lights (joined across a shadow's edge, :func:`_joined`)."""
     n = len(group)
     pts = np.array([(p.x, p.y) for p in group], np.float64)
     radii = np.array([p.r for p in group])
@@ -1029,6 +1039,11 @@ def _classify(grey: np.ndarray, group: list[Pip], resp: np.ndarray) -> _Face | N
     # one print, one darkness: a pip twice as dark as another is of another face (a top
     # 4's pips with its front face's squashed, shaded columns read as one 6; seventh pass)
     contrasts = [p.contrast for p in group]
+    lights = lights and all(p.minor >= HEAD_ON * p.major for p in group)
+    if lights:
+        # a shadow's edge across a face seen from above: each pip as dark as its own light
+        # makes it (its contrast scales with the light on its ring; tenth pass)
+        contrasts = [p.contrast / max(p.face_grey, 1.0) for p in group]
     if max(contrasts) > UNEQUAL_DARK * min(contrasts):
         uncertain = unsettled = True
         notes.append(f"pips unequally dark ({max(contrasts) / min(contrasts):.1f}x)")
@@ -1054,6 +1069,14 @@ def _classify(grey: np.ndarray, group: list[Pip], resp: np.ndarray) -> _Face | N
         # small is not read as a 1 either). 4 to 6 are fitted from their own pips.
         uncertain = unsettled = True
         notes.append(f"pips too small ({r_med:.1f} px) to tell a 2 from part of a die")
+    if (n in (2, 3) and not lights
+            and any(p.ring_spread > EDGE_RING * p.contrast + 8 for p in group)):
+        # a pip whose ring is not one flat colour lies at the face's edge or off the die: a
+        # light corner of table beside a blue die's lone pip made a certain 2 (tenth pass).
+        # A 2 or a 3 rests on each of its pips; the face model sees the same corner. (Pips
+        # joined in two lights have the shadow's edge in a ring: their join is asked.)
+        uncertain = unsettled = True
+        notes.append("a pip's ring is not one flat face (a die's edge?)")
     b = 1.7 if n >= 4 else 2.4  # a 2 or 3 could be part of a 6: look wider
     box = np.array([(-b, -b, 1), (b, -b, 1), (b, b, 1), (-b, b, 1)])
     stray = _stray_marks(resp, box @ m, group, _median([p.contrast for p in group]))
@@ -1288,7 +1311,13 @@ def _join_pips(work: np.ndarray, planes: dict[int, np.ndarray], pips: list[Pip],
         if any(id(p) in taken for p in group):
             continue
         near = [pips[k] for k in np.flatnonzero(np.hypot(xs - cx, ys - cy) <= reach).tolist()]
-        joined = _joined(planes, near, responses, group, cx, cy, reach)
+        joined, bigger = _joined(planes, near, responses, group, cx, cy, reach)
+        for g in out if joined is None else []:
+            if not g.uncertain and any(id(p) in bigger for p in g.pips):
+                g.uncertain = g.unsettled = True  # read from part of a face in two lights
+                g.confidence = min(g.confidence, 0.5)
+                g.notes.append("its pips with pips like them in other light make a bigger "
+                               "face (a shadow's edge across it?)")
         note = (f"pips joined across uneven light ({len(group)} + "
                 f"{0 if joined is None else len(joined.pips) - len(group)})")  # fmt: skip
         if joined is None and seed is None and len(group) == 2:
@@ -1479,13 +1508,19 @@ def _marks_in_other_light(work: np.ndarray, resp: np.ndarray, f: _Face) -> int:
 
 
 def _joined(planes: dict[int, np.ndarray], pips: list[Pip], responses: dict[int, np.ndarray],
-            group: list[Pip], cx: float, cy: float, reach: float) -> _Face | None:
+            group: list[Pip], cx: float, cy: float, reach: float
+            ) -> tuple[_Face | None, set[int]]:  # fmt: skip
     """:func:`_join_pips` for one face or group: the one clean face it makes with pips near
-    it, or None."""
+    it, or None; and the ids of the pips in other light (:func:`_one_face_in_two_lights`)
+    with which it makes a bigger face, 4 round pips or more, that the layouts read with
+    doubts only (tenth pass: a 4 halved by a shadow's edge along its columns, its shaded
+    cells darker than its lit face, was a certain 2 from its lit pips and an asked 2 from
+    its shaded ones)."""
     pol = group[0].polarity
     own = {id(p) for p in group}
     r = _median([p.r for p in group])
     cands = []
+    other_light: set[int] = set()
     for p in pips:
         if id(p) in own or p.polarity != pol or max(p.r, r) > 1.6 * min(p.r, r):
             continue
@@ -1493,23 +1528,34 @@ def _joined(planes: dict[int, np.ndarray], pips: list[Pip], responses: dict[int,
             continue
         if len(group) == 1 and p.minor < HEAD_ON * p.major:
             continue  # (a lone pip: see _join_pips)
-        if any(_same_shape(p, q, 1.0) and (len(group) > 1 and _colour_dist(p.face, q.face)
-               <= JOIN_COLOUR * _colour_tol(p, q) or _one_face_in_two_lights(p, q))
-               for q in group):  # fmt: skip
+        shaped = [q for q in group if _same_shape(p, q, 1.0)]
+        if any(_one_face_in_two_lights(p, q) for q in shaped):
+            other_light.add(id(p))
+            cands.append(p)
+        elif len(group) > 1 and any(_colour_dist(p.face, q.face)
+                                    <= JOIN_COLOUR * _colour_tol(p, q) for q in shaped):
             cands.append(p)
     if len(cands) > JOIN_MAX:
-        return None  # more such pips around it than a face could take: texture, a lattice
+        return None, set()  # more such pips around it than a face could take: texture
     clean: list[_Face] = []
+    bigger: set[int] = set()
     for k in range(1, 7 - len(group)):
         for extra in itertools.combinations(cands, k):
-            face = _classify(planes[pol], group + list(extra), responses[pol])
+            face = _classify(planes[pol], group + list(extra), responses[pol], lights=True)
             if face is not None and not face.uncertain:
                 clean.append(face)
+            elif face is not None and len(face.pips) >= 4 and all(
+                    p.minor >= HEAD_ON * p.major for p in face.pips):
+                # round pips only, seen from above: at an angle a side face's pips are
+                # a top face's in other light (oblique renders: right top faces asked)
+                ids = {id(p) for p in extra}
+                if ids & other_light:
+                    bigger |= ids
     if not clean:
-        return None
+        return None, bigger
     most = max(len(c.pips) for c in clean)
     clean = [c for c in clean if len(c.pips) == most]
-    return clean[0] if len({c.value for c in clean}) == 1 else None
+    return (clean[0] if len({c.value for c in clean}) == 1 else None), bigger
 
 
 def _gradient(grey: np.ndarray) -> np.ndarray:
@@ -1808,6 +1854,58 @@ def _flag_neighbour_pips(work: np.ndarray, faces: list[_Face], pips: list[Pip],
             f.confidence = min(f.confidence, 0.5)
             notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): a row of pips like it beside it "
                          "(the other column of a 6?)")
+    for f in faces:
+        if f.uncertain or f.isotropy >= SQUASHED:
+            continue
+        if pip_mask is None:
+            pip_mask = _pip_mask(work, pips)
+        if _loose_pips_above(work, f, faces, loose, pip_mask) >= 2:
+            f.uncertain = f.unsettled = True
+            f.confidence = min(f.confidence, 0.5)
+            notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): pips of no face above it "
+                         "(its top face not read?)")
+
+
+def _loose_pips_above(work: np.ndarray, f: _Face, faces: list[_Face], loose: list[Pip],
+                      pip_mask: np.ndarray) -> int:  # fmt: skip
+    """How many pips of no face read, like ``f``'s (polarity, size, contrast), lie above it
+    within ``ABOVE_REACH`` sides, joined to its nearest pip over its die's material in any
+    light (tenth pass): seen at an angle, with the camera upright, a die's top face lies
+    above its side faces, lit otherwise; when its squashed pips were not read, the side face
+    below them was a certain die (a black die's right face 5 under its top 6, oblique
+    render 2 000 133). Another die's pips above it are across the table, or below that
+    die's face read (its front face): not counted."""
+    r = _median([p.r for p in f.pips])
+    contrast = _median([p.contrast for p in f.pips])
+    pol = f.pips[0].polarity
+    face = np.array(np.median([p.face for p in f.pips], axis=0), np.float32)
+    h, w = work.shape[:2]
+    count = 0
+    for q in loose:
+        if q.polarity != pol or not 0.6 * r <= q.r <= 1.6 * r or q.contrast < 0.5 * contrast:
+            continue
+        if f.y - q.y < 0.4 * f.side or math.hypot(q.x - f.x, q.y - f.y) > ABOVE_REACH * f.side:
+            continue
+        if any(g is not f and g.y < q.y and math.hypot(q.x - g.x, q.y - g.y) < 1.4 * g.side
+               for g in faces):  # fmt: skip
+            continue  # below another die's face read: that die's front face
+        p = min(f.pips, key=lambda a: math.hypot(a.x - q.x, a.y - q.y))
+        n = max(6, int(math.hypot(q.x - p.x, q.y - p.y)))
+        t = np.arange(n) / (n - 1)
+        xs = np.clip(np.round(p.x + (q.x - p.x) * t).astype(int), 0, w - 1)
+        ys = np.clip(np.round(p.y + (q.y - p.y) * t).astype(int), 0, h - 1)
+        keep = pip_mask[ys, xs] == 0
+        if keep.sum() < 2:
+            count += 1  # pip against pip: one die's
+            continue
+        colours = work[ys[keep], xs[keep]].astype(np.float32)
+        k = colours @ face / max(float(face @ face), 1.0)
+        off = np.linalg.norm(colours - k[:, None] * face, axis=1)
+        # the die's own material: its colour in other light, closer than the grouping takes
+        # (a wooden desk is a white die's colour in shade within the grouping's tolerance)
+        body = (k >= SHADE[0]) & (k <= SHADE_RATIO[1]) & (off <= BODY_TOL)
+        count += bool(body.mean() >= 0.8)
+    return count
 
 
 def _other_surface(work: np.ndarray, f: _Face, q: Pip, pip_mask: np.ndarray) -> bool:
@@ -2029,18 +2127,24 @@ def _flag_odd_proportions(work: np.ndarray, grey: np.ndarray, faces: list[_Face]
 
 
 def _off_body_centre(work: np.ndarray, grey: np.ndarray, f: _Face) -> float | None:
-    """How far the face-coloured body around a face lies off the face's centre: the largest
+    """How far the face-coloured body around a face lies off the face's centre: a large
     difference between opposite rays' reach from the centre to the body's edge
     (:func:`_body_rays`), over their mean reach (0: centred; the pips of a face on a
     quarter of its die, about 1). Seen obliquely, if the edge of a die's top face does not
     show, a ray going down the picture may run on over the die's front face, and a centred
     face looks off-centre: asked, never the other way. None: the body is not closed (a ray
-    runs on past 1.5 times the face's side) or the picture's edge cuts it."""
+    runs on past 1.5 times the face's side) or the picture's edge cuts it.
+
+    Not the largest difference: the third largest (tenth pass). A die seen at an angle
+    shows one or two side faces of its colour beyond its top face's edge, where the edge
+    may not show, and the rays run on over them in one or two directions (the centred 2s
+    and 3s of the webcam's dice were asked). What is left of a bigger face lies a quarter
+    of its die off the body's middle: the rays along and near that way all differ."""
     reach, open_, out = _body_rays(work, grey, f)
     if np.any(open_ | out):
         return None
-    diff = reach[:8] - reach[8:]
-    return float(np.max(np.abs(diff)) / np.mean(reach))
+    diff = np.sort(np.abs(reach[:8] - reach[8:]))
+    return float(diff[-OFF_RANK] / np.mean(reach))
 
 
 def _off_body_diagonal(work: np.ndarray, f: _Face) -> float | None:

@@ -209,6 +209,10 @@ TOP_AND_SIDE_PIP = [1015]
 # dark table at 30 degrees, its top 2 not read; its front 4, under a top face lit more than
 # twice as much, was a certain die.
 FRONT_UNDER_A_BRIGHT_TOP = [3_000_055]
+# 2 000 133 (heldout-b, blind in the seventh pass; a silent wrong since, studied in the
+# tenth): a black die at 35 degrees, its top 6's squashed pips read as no face; its right
+# face 5, below them, was a certain die.
+UNDER_UNREAD_PIPS = [2_000_133]
 
 
 def _benchmark_scene(seed: int) -> tuple[np.ndarray, list[ObliqueTruth]]:
@@ -221,7 +225,7 @@ def _benchmark_scene(seed: int) -> tuple[np.ndarray, list[ObliqueTruth]]:
 
 @pytest.mark.parametrize("seed", STEEP_SIDE_FACES + BIG_PIPS_APART + TWO_FACES_AS_ONE
                                   + ONE_FACE_IN_HALVES + TOP_AND_SIDE_PIP
-                                  + FRONT_UNDER_A_BRIGHT_TOP)
+                                  + FRONT_UNDER_A_BRIGHT_TOP + UNDER_UNREAD_PIPS)
 def test_a_side_face_seen_steeply_is_not_counted(seed: int) -> None:
     """Nor is the top face read wrong (BIG_PIPS_APART, TWO_FACES_AS_ONE,
     ONE_FACE_IN_HALVES, TOP_AND_SIDE_PIP)."""
@@ -261,9 +265,15 @@ SIDE_PIP_BESIDE = [(1103, 545, 41, 3), (1112, 142, 42, 3)]
 # ... and top 2s and 3s whose side face's pips lay in the marks looked for beyond the die (a
 # 6's other column would lie there): "unexplained marks on the face" asked them.
 SIDE_PIPS_AS_MARKS = [(1063, 101, 186, 3), (1112, 594, 203, 2), (1139, 513, 108, 2)]
+# ... and a small black die's top 2 (tenth pass), its pips a little big for its side: its
+# body looked off its centre because the rays ran on over its side faces, in one direction,
+# and "pips too big for a 2" asked it. A pair of a bigger face lies off its die's middle in
+# every direction near one way; a side face takes one or two.
+CENTRED_BESIDE_SIDE_FACES = [(1137, 186, 136, 2)]
 
 
-@pytest.mark.parametrize(("seed", "x", "y", "value"), SIDE_PIP_BESIDE + SIDE_PIPS_AS_MARKS)
+@pytest.mark.parametrize(("seed", "x", "y", "value"),
+                         SIDE_PIP_BESIDE + SIDE_PIPS_AS_MARKS + CENTRED_BESIDE_SIDE_FACES)
 def test_a_side_face_pip_beside_a_top_face_does_not_ask_it(seed: int, x: int, y: int,
                                                           value: int) -> None:  # fmt: skip
     image, truths = _benchmark_scene(seed)
