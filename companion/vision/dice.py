@@ -1312,11 +1312,11 @@ def _join_pips(work: np.ndarray, planes: dict[int, np.ndarray], pips: list[Pip],
             continue
         near = [pips[k] for k in np.flatnonzero(np.hypot(xs - cx, ys - cy) <= reach).tolist()]
         joined, bigger = _joined(planes, near, responses, group, cx, cy, reach)
-        for g in out if joined is None else []:
-            if not g.uncertain and any(id(p) in bigger for p in g.pips):
-                g.uncertain = g.unsettled = True  # read from part of a face in two lights
-                g.confidence = min(g.confidence, 0.5)
-                g.notes.append("its pips with pips like them in other light make a bigger "
+        for part in out if joined is None else []:
+            if not part.uncertain and any(id(p) in bigger for p in part.pips):
+                part.uncertain = part.unsettled = True  # read from part of a face in two lights
+                part.confidence = min(part.confidence, 0.5)
+                part.notes.append("its pips with pips like them in other light make a bigger "
                                "face (a shadow's edge across it?)")
         note = (f"pips joined across uneven light ({len(group)} + "
                 f"{0 if joined is None else len(joined.pips) - len(group)})")  # fmt: skip
