@@ -1132,7 +1132,6 @@ def _single(work: np.ndarray, grey: np.ndarray, p: Pip, resp: np.ndarray,
     tol = max(18.0, 0.18 * p.contrast)
     h, w = grey.shape
     edge = max(5.0, 0.08 * p.contrast)
-    pip_thr = _mark_level(p.contrast)
     # 16 rays out from the pip, sampled every quarter radius: where does the face end?
     steps = np.arange(max(1.6, 1.4 * p.major / p.r), 10.0, 0.25)
     angles = np.arange(16) * (2 * math.pi / 16)
@@ -1147,6 +1146,58 @@ def _single(work: np.ndarray, grey: np.ndarray, p: Pip, resp: np.ndarray,
     stop = inside & ((grad[yc - y0, xc - x0] > edge) | (colour > tol))
     first_stop = np.where(stop.any(axis=1), stop.argmax(axis=1), len(steps))
     first_out = np.where((~inside).any(axis=1), (~inside).argmax(axis=1), len(steps))
+    face_ = _lone_body(work, grey, p, resp, view, steps, angles, xs, ys, first_stop, first_out)
+    if (face_ is not None and (not face_.uncertain or face_.unsettled)
+            or p.minor < HEAD_ON * p.major):
+        return face_
+    # a shadow's edge across its die may have stopped rays short (ninth pass: a 1 crossed
+    # by one was missed): those that run on over its face's colour in less light are let
+    # run on to where that ends; a body closed, even and centred so is a 1, asked (tenth
+    # pass). Round pips only, seen from above: at an angle a side face is that colour too
+    shaded = _through_shade(work, p, xc, yc, inside & (colour <= tol), first_stop)
+    if shaded is None:
+        return face_
+    again = _lone_body(work, grey, p, resp, view, steps, angles, xs, ys, shaded, first_out)
+    if again is None or again.uncertain:
+        return face_
+    again.uncertain = True
+    again.confidence = 0.5
+    again.notes.append("a lone pip: its body runs on in shade (a shadow's edge across it?)")
+    return again
+
+
+def _through_shade(work: np.ndarray, p: Pip, xc: np.ndarray, yc: np.ndarray, lit: np.ndarray,
+                   first_stop: np.ndarray) -> np.ndarray | None:  # fmt: skip
+    """Where :func:`_single`'s rays (sample positions ``xc``, ``yc``; ``lit``: samples of
+    the face's colour) stop when each may cross one edge into the face's colour in less
+    light (within two samples of its first stop) and run on over it; None when no ray
+    does."""
+    n = xc.shape[1]
+    colours = work[yc, xc].astype(np.float32)
+    light, alike = _in_light_of(colours.reshape(-1, 3), p.face, p.contrast)
+    shade = (alike & (light <= SHADE[1])).reshape(xc.shape)
+    out = first_stop.copy()
+    moved = False
+    for k in range(len(first_stop)):
+        j = int(first_stop[k])
+        start = next((i for i in range(j, min(j + 3, n)) if shade[k, i]), None)
+        if start is None:
+            continue
+        on = shade[k, start:] | lit[k, start:]
+        out[k] = start + (int(np.argmin(on)) if not on.all() else n - start)
+        moved = True
+    return out if moved else None
+
+
+def _lone_body(work: np.ndarray, grey: np.ndarray, p: Pip, resp: np.ndarray,
+               view: bool | None, steps: np.ndarray, angles: np.ndarray, xs: np.ndarray,
+               ys: np.ndarray, first_stop: np.ndarray, first_out: np.ndarray
+               ) -> _Face | None:  # fmt: skip
+    """:func:`_single`'s judgement of the body its rays found (``first_stop``: the sample
+    where each stopped; ``first_out``: where each left the picture)."""
+    h, w = grey.shape
+    xc, yc = np.clip(xs, 0, w - 1), np.clip(ys, 0, h - 1)
+    pip_thr = _mark_level(p.contrast)
     if np.any(first_out < first_stop) or np.sum(first_stop >= len(steps)) > 2:
         return None  # no edge in several directions: not a bounded die face
     open_mask = first_stop >= len(steps)

@@ -994,3 +994,26 @@ def test_a_pip_beside_a_light_corner_of_table_never_makes_a_certain_2() -> None:
     here = [d for d in obs.dice if math.hypot(d.x - label.cx, d.y - label.cy) < label.w]
     assert here, obs.notes
     assert all(d.uncertain or d.value == 1 for d in here), (obs.dice, obs.notes)
+
+
+# Benchmark train scenes (tenth pass): a shadow's edge across a 1's die stopped the rays of
+# its body short on one side, so the body was uneven or the pip off its middle: the 1 was
+# asked or missed. (seed, x, y, certain once the face model has seen it)
+ONE_ACROSS_A_SHADOW = [(1184, 581, 238, True), (1029, 195, 371, True), (1109, 133, 42, True),
+                       (1058, 462, 35, False), (1088, 353, 297, False)]  # fmt: skip
+
+
+@pytest.mark.parametrize(("seed", "x", "y", "certain"), ONE_ACROSS_A_SHADOW)
+def test_a_1_crossed_by_a_shadow_edge_is_read(seed: int, x: int, y: int, certain: bool) -> None:
+    """Its body's rays run on over the face's colour in less light: closed, even and centred
+    so, it is a 1, asked by the pips alone (the shade may hide other pips: the face model,
+    shown the die, settles it)."""
+    sample = _shadow_scene(seed)
+    (label,) = [lab for lab in sample.labels if math.hypot(lab.cx - x, lab.cy - y) < 3]
+    assert label.value == 1
+    truth = [(1, label.cx, label.cy, 0.5 * label.w)]
+    alone = matched(read_pips(sample.image, second_opinion=False), truth)
+    assert [(d.value, d.uncertain) for _, d in alone if d is not None] == [(1, True)]
+    obs = read_pips(sample.image)
+    read = [(d.value, d.uncertain) for _, d in matched(obs, truth) if d is not None]
+    assert read == [(1, not certain)], obs.notes
