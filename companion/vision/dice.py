@@ -623,8 +623,9 @@ def _other_light(f: _Face, colour: tuple[float, float, float], contrast: float) 
                for p in f.pips)  # fmt: skip
 
 
-def _on_face_line(work: np.ndarray, p: Pip, q: Pip, pip_mask: np.ndarray, tol: float) -> bool:
-    """True when the segment p-q (outside every pip) stays on face-coloured pixels."""
+def _line_colours(work: np.ndarray, p: Pip, q: Pip, pip_mask: np.ndarray) -> np.ndarray | None:
+    """The colours (float32 BGR rows) along the segment p-q, outside every pip
+    (``pip_mask``); None when fewer than two samples are left (pip against pip)."""
     dist = math.hypot(q.x - p.x, q.y - p.y)
     n = max(6, int(dist))
     t = np.arange(n) * (1.0 / (n - 1))  # np.linspace(0, 1, n), without its overhead
@@ -633,8 +634,15 @@ def _on_face_line(work: np.ndarray, p: Pip, q: Pip, pip_mask: np.ndarray, tol: f
     ys = np.minimum(np.maximum(np.round(p.y + (q.y - p.y) * t).astype(int), 0), work.shape[0] - 1)
     keep = pip_mask[ys, xs] == 0
     if keep.sum() < 2:
+        return None
+    return work[ys[keep], xs[keep]].astype(np.float32)
+
+
+def _on_face_line(work: np.ndarray, p: Pip, q: Pip, pip_mask: np.ndarray, tol: float) -> bool:
+    """True when the segment p-q (outside every pip) stays on face-coloured pixels."""
+    samples = _line_colours(work, p, q, pip_mask)
+    if samples is None:
         return True
-    samples = work[ys[keep], xs[keep]].astype(np.float32)
     face = (np.array(p.face, np.float32) + np.array(q.face, np.float32)) / 2
     d = np.sqrt(((samples - face) ** 2).sum(axis=1))
     bad = d > tol
@@ -1484,10 +1492,17 @@ def _in_light_of(colours: np.ndarray, lit: tuple[float, float, float] | np.ndarr
     """For each of ``colours`` (rows, BGR): how bright it is as ``lit`` in some light (the
     factor k along ``lit``), and whether it is ``lit`` in that light, down to ``SHADE[0]``
     and up to as bright, within the grouping's tolerance for pips of ``contrast``."""
+    k, off = _light_and_offset(colours, lit)
+    return k, (k >= SHADE[0]) & (k <= 1.0) & (off <= _contrast_tol(contrast))
+
+
+def _light_and_offset(colours: np.ndarray, lit: tuple[float, float, float] | np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """For each of ``colours`` (rows, BGR): the factor k along ``lit`` (how bright it is as
+    ``lit`` in some light) and its distance from ``k`` times ``lit``."""
     face = np.asarray(lit, np.float32)
     k = colours @ face / max(float(face @ face), 1.0)
-    off = np.linalg.norm(colours - k[:, None] * face, axis=1)
-    return k, (k >= SHADE[0]) & (k <= 1.0) & (off <= _contrast_tol(contrast))
+    return k, np.linalg.norm(colours - k[:, None] * face, axis=1)
 
 
 def _one_face_in_two_lights(p: Pip, q: Pip) -> bool:
@@ -1930,7 +1945,6 @@ def _loose_pips_above(work: np.ndarray, f: _Face, faces: list[_Face], loose: lis
     contrast = _median([p.contrast for p in f.pips])
     pol = f.pips[0].polarity
     face = np.array(np.median([p.face for p in f.pips], axis=0), np.float32)
-    h, w = work.shape[:2]
     count = 0
     for q in loose:
         if q.polarity != pol or not 0.6 * r <= q.r <= 1.6 * r or q.contrast < 0.5 * contrast:
@@ -1941,17 +1955,11 @@ def _loose_pips_above(work: np.ndarray, f: _Face, faces: list[_Face], loose: lis
                for g in faces):  # fmt: skip
             continue  # below another die's face read: that die's front face
         p = min(f.pips, key=lambda a: math.hypot(a.x - q.x, a.y - q.y))
-        n = max(6, int(math.hypot(q.x - p.x, q.y - p.y)))
-        t = np.arange(n) / (n - 1)
-        xs = np.clip(np.round(p.x + (q.x - p.x) * t).astype(int), 0, w - 1)
-        ys = np.clip(np.round(p.y + (q.y - p.y) * t).astype(int), 0, h - 1)
-        keep = pip_mask[ys, xs] == 0
-        if keep.sum() < 2:
+        colours = _line_colours(work, p, q, pip_mask)
+        if colours is None:
             count += 1  # pip against pip: one die's
             continue
-        colours = work[ys[keep], xs[keep]].astype(np.float32)
-        k = colours @ face / max(float(face @ face), 1.0)
-        off = np.linalg.norm(colours - k[:, None] * face, axis=1)
+        k, off = _light_and_offset(colours, face)
         # the die's own material: its colour in other light, closer than the grouping takes
         # (a wooden desk is a white die's colour in shade within the grouping's tolerance)
         body = (k >= SHADE[0]) & (k <= SHADE_RATIO[1]) & (off <= BODY_TOL)

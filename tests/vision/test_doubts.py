@@ -63,7 +63,9 @@ NOTES: list[tuple[str, str | None]] = [
     ("a lone pip: other pips on its body", HIDDEN),
     ("marks of 5 pips and 0 pip-like marks in other light beside it left out", HIDDEN),
     ("pips joined across uneven light (2 + 1)", LIGHT),
-    ("a lone pip: its body runs on in shade", LIGHT),
+    ("a lone pip: its body runs on in shade (a shadow's edge across it?)", LIGHT),
+    ("its pips with pips like them in other light make a bigger face (a shadow's edge "
+     "across it?)", LIGHT),
     ("a cell that should be empty looks like a pip (1.04)", UNCLEAR),
     ("unexplained marks on the face (2.3 pips)", UNCLEAR),
     ("unexplained marks around a lone pip (0.5 pips)", UNCLEAR),
