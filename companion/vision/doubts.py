@@ -64,6 +64,7 @@ RULES: tuple[tuple[str, str | None], ...] = (
     ("other column of a 6", OTHER),
     # touching something, or partly covered
     ("not face against face", HIDDEN),
+    ("rat's tail", HIDDEN),  # a rat die's print showing only past something lying over it
     ("touching", HIDDEN),
     ("nearby", HIDDEN),
     ("beside it", HIDDEN),

@@ -16,7 +16,9 @@ light on the dark wood. Reading goes in three steps:
    holds something dark that is not a die (a black token, a pen) and every die cut from it
    is asked: the thing may lie over the others' faces.
    A die seen off the camera's axis shows a strip of its sides towards the picture's centre: the top
-   face's side, angle and centre are fitted from the blob's widths (see :func:`_top_face`).
+   face's side, angle and centre are fitted from the blob's widths (see :func:`_top_face`); a
+   blob that needs more side faces than the camera shows at its place is a die with something
+   dark joined to it (a token beside it), asked.
    A die cut by the picture's edge, notched, not square, of odd size, hardly darker than its
    table, or with light far brighter than the table against its outline (only the wood
    between a die's marks found) is kept but asked (a partly hidden die); a die not square
@@ -38,7 +40,8 @@ light on the dark wood. Reading goes in three steps:
    crisp band is asked unless its light carries on out to the outline with no dark wood
    between, and then the face is measured again without it, as is such light lying mostly
    off the core when it sets the marks' height; light on the line splitting touching dice
-   is kept); a round mark with soft edges on broad light is a glare. The rest
+   is kept; a thin crisp line deep in a face read blank is a rat's tail, asked); a round mark
+   with soft edges on broad light is a glare. The rest
    is measured: total area, the largest and second largest marks relative to the face, their
    gap, how round the roundest is, how much touches the die's outline, and the Hu moments of
    the marks (rotation invariant shape).
@@ -143,6 +146,9 @@ LEAN_MARGIN = 1.33  # ... the die's own side faces (as far as the clean dice's s
 PIECES_FINE = ("die cut by the picture's edge", "die larger")  # doubts that are not a piece
 NOT_A_PIECE = "a die cut from touching dice"  # ... of odd size or shape: it is not a die
 FACE_TO_FACE = 10.0  # degrees: touching dice's outlines turned more than this to each other
+LEAN_FIT = 0.2  # a die's side faces show at most this (of the side: the fit's own spread)...
+CAMERA_HEIGHT = 0.6  # ... plus the side times its distance from the picture's centre over the
+#                     camera's height, at least this of the picture's short side (80 degrees)
 HULL_DOUBTS = ("a notch", "die not square", "die smaller")  # a notch's only doubts: read the hull
 BROKEN_MOUTH = 0.5  # a bay of a die's blob opening this narrowly (of the side) is a mark
 HULL_LIT = 0.05  # ... if at most this much of the hull's outline has light beyond it
@@ -150,6 +156,8 @@ JOINED = 0.6  # two marks one piece of light at this of the dimmer one's peak: o
 HIDDEN_CUT = 0.25  # light above this of the marks' height apart from a lone rat, as big as
 #                   one of two rats (OUTLINE_PRINT[0]): a second rat left under the cut?
 PRINT_PEAK = 0.8  # a lone rat standing under this of the marks' height: the cut is not print's
+LINE_REACH = 0.18  # a thin crisp line of light reaching this deep into a die (of the side) is
+#                   no rim's: print (a lit rim reaches 0.06-0.15)
 SPECK_PEAK = 0.7  # a round third mark under this of the dimmer rat's peak, on a face with a
 #                   glare, is the glare's own peak (print of one ink stands as high everywhere)
 
@@ -177,6 +185,7 @@ class FaceFeatures:
     shine: bool = False  # broad light on a die of RESOLVED pixels and more: a glare is there
     specks: int = 0  # marks beside two rats left out as specks (a tail cut off, a glare's peak)
     peak: float = 1.0  # the highest rat-sized mark's peak, of the marks' height (``contrast``)
+    line: float = 0.0  # the largest thin line of print-bright light deep in a blank face
 
     @property
     def count(self) -> int:
@@ -736,6 +745,16 @@ def _find_dice(image: Any, expected_side: float = 0.0) -> tuple[list[_Die], list
             if side < min_side:
                 continue
             die = _Die(region, core, x0, y0, float(len(xs)), side, cx, cy, lean=lean)
+            # the side faces a die shows towards the picture's centre grow with its distance
+            # from it (the die's height seen from the camera: none at the centre); a blob
+            # that needs more to be one die is a die and something dark joined to it (a
+            # round token beside a die near the centre: the top face was fitted over the
+            # token, and the die read a certain 0 for a 1)
+            most = side * (LEAN_FIT + math.hypot(cx - w / 2, cy - h / 2) / (CAMERA_HEIGHT * short))
+            if lean > most:
+                die.notes.append(f"the die's outline reaches {lean / side:.2f} of its side "
+                                 f"towards the picture's centre, at most {most / side:.2f} "
+                                 "here: joined to something dark that may lie over it")  # fmt: skip
             if k >= 2:  # where the region's edge is k-means' cut, not the dice's outline
                 e = max(1, int(round(EDGE_IN * side)))
                 disk_e = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * e + 1, 2 * e + 1))
@@ -1233,9 +1252,16 @@ def measure_face(v: Any, die: _Die, min_contrast: float = MIN_CONTRAST) -> FaceF
         hidden = 0.0
         if outline and labels is not None:
             hidden = _hidden(tophat, die, labels, found, contrast, min_contrast, skip)
+        # a thin line of light deep in the face (farther from the outline than a lit rim's
+        # light reaches), as crisp and bright as print: a rat's tail, the rest hidden?
+        lines = [m.area / face_area for m in found if _is_rim(m, die.side)
+                 and m.inner >= MIN_INNER and m.edge < 0.5 and m.reach >= LINE_REACH
+                 and m.sharp >= OUTLINE_PRINT[1]
+                 and float(m.light.max()) >= min_contrast]  # fmt: skip
         return FaceFeatures(contrast, 0.0, (), 1.0, glare, 0.0, BLANK_HU,
                             spots=len(spots), burnt=burnt, outline=len(outline) + len(gone),
-                            outline_print=outline_print, hidden=hidden)  # fmt: skip
+                            outline_print=outline_print, hidden=hidden,
+                            line=max(lines, default=0.0))  # fmt: skip
     total = sum(m.area for m in comps) / face_area
     # rat-sized: at least a tenth of the largest mark (smaller ones are specks)
     rats = [m for m in comps if m.area >= RAT_SIZED * comps[0].area]
@@ -1316,6 +1342,13 @@ def _cut_doubt(f: FaceFeatures, decided: tuple[int, float, list[str]]
     if value == 0 and f.hidden >= OUTLINE_PRINT[0]:
         conf = min(conf, 0.5)
         why = [*why, f"marks under the cut set by light at the outline ({f.hidden:.3f})"]
+    if value == 0 and f.line > 0:
+        # print keeps to the face, the lit rim to its outline: a thin crisp line deep in a
+        # blank face is print, a rat's tail whose body lies under something dark (a die-wide
+        # bar over three quarters of a one-rat die: the die and the bar looked like two
+        # blank dice touching, and the die read a certain 0)
+        conf = min(conf, 0.5)
+        why = [*why, f"a thin line of light deep in the face ({f.line:.3f}): a rat's tail?"]
     if value == 2 and f.joined >= JOINED:
         conf = min(conf, 0.4)
         why = [*why, f"two marks joined by light ({f.joined:.1f} of the dimmer): one rat?"]

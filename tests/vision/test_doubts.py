@@ -64,6 +64,7 @@ NOTES: list[tuple[str, str | None]] = [
     ("marks of 5 pips and 0 pip-like marks in other light beside it left out", HIDDEN),
     ("pips joined across uneven light (2 + 1)", LIGHT),
     ("a lone pip: its body runs on in shade (a shadow's edge across it?)", LIGHT),
+    ("a thin line of light deep in the face (0.213): a rat's tail?", HIDDEN),
     ("its pips with pips like them in other light make a bigger face (a shadow's edge "
      "across it?)", LIGHT),
     ("a cell that should be empty looks like a pip (1.04)", UNCLEAR),
