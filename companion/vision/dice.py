@@ -1182,8 +1182,7 @@ def _through_shade(work: np.ndarray, p: Pip, xc: np.ndarray, yc: np.ndarray, lit
     does."""
     n = xc.shape[1]
     colours = work[yc, xc].astype(np.float32)
-    light, alike = _in_light_of(colours.reshape(-1, 3), p.face, p.contrast)
-    shade = (alike & (light <= SHADE[1])).reshape(xc.shape)
+    shade = _in_shade_of(colours.reshape(-1, 3), p.face, p.contrast).reshape(xc.shape)
     out = first_stop.copy()
     moved = False
     for k in range(len(first_stop)):
@@ -1481,10 +1480,16 @@ def _in_shade(f: _Face, colour: tuple[float, float, float]) -> bool:
 
 def _darker_alike(lit: tuple[float, float, float], colour: tuple[float, float, float],
                   contrast: float) -> bool:  # fmt: skip
-    """Whether ``colour`` is ``lit`` in less light: ``SHADE`` times as bright, within the
-    grouping's tolerance (for pips of ``contrast``) of that."""
-    k, alike = _in_light_of(np.array([colour], np.float32), lit, contrast)
-    return bool(alike[0]) and float(k[0]) <= SHADE[1]
+    """Whether ``colour`` is ``lit`` in less light (:func:`_in_shade_of`)."""
+    return bool(_in_shade_of(np.array([colour], np.float32), lit, contrast)[0])
+
+
+def _in_shade_of(colours: np.ndarray, lit: tuple[float, float, float] | np.ndarray,
+                 contrast: float) -> np.ndarray:  # fmt: skip
+    """For each of ``colours`` (rows, BGR): whether it is ``lit`` in less light, ``SHADE``
+    times as bright, within the grouping's tolerance (for pips of ``contrast``) of that."""
+    k, alike = _in_light_of(colours, lit, contrast)
+    return alike & (k.astype(np.float64) <= SHADE[1])
 
 
 def _in_light_of(colours: np.ndarray, lit: tuple[float, float, float] | np.ndarray,
