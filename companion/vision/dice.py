@@ -97,6 +97,7 @@ HEAD_ON = 0.85  # ... when both are this round (minor / major axis): a face seen
 EDGE_REACH = 1.2  # a 1-4 this many sides from the picture's edge, its body on the edge: asked
 EDGE_STRIP = 5  # ... "on the edge": in the outermost EDGE_STRIP px (pips that near are lost)
 EDGE_COLOUR = 60.0  # ... and within this (sum of |BGR| differences) of its face colour
+HALO = 2.6  # a lone pip's rays start within this many radii, past its blurred rim
 _MIN_SURE_PIP = 2.5  # pip radius (working pixels) below which a pip may vanish unseen
 _SQUASH_SEEN = 1.0  # px: a pip this much longer than wide is seen squashed (smaller: pixels)
 # The learned second opinion (assets/vision/pips_face.onnx, tools/train_face_net.py). Its
@@ -1152,6 +1153,16 @@ def _single(work: np.ndarray, grey: np.ndarray, p: Pip, resp: np.ndarray,
     x0, y0 = max(0, round(p.x) - m), max(0, round(p.y) - m)
     grad = _gradient(grey[y0 : round(p.y) + m + 1, x0 : round(p.x) + m + 1])
     stop = inside & ((grad[yc - y0, xc - x0] > edge) | (colour > tol))
+    # a blurred pip's faint rim (a webcam's smear) stops rays at once: each ray starts where
+    # it first reaches the face's colour, flat, within HALO radii, over samples less than
+    # half the pip's contrast from the face's colour (darker is the pip itself, or a ring
+    # around it: a domino's pip); one that does not stops where it starts, as before
+    near = steps < HALO
+    flat = ~stop[:, near]
+    faint = np.cumprod(colour[:, near] < 0.5 * p.contrast, axis=1).astype(bool)
+    starts = np.where(flat.any(axis=1), flat.argmax(axis=1), 0)
+    starts = np.where(faint[np.arange(len(starts)), np.maximum(starts - 1, 0)], starts, 0)
+    stop &= np.arange(len(steps))[None, :] >= starts[:, None]
     first_stop = np.where(stop.any(axis=1), stop.argmax(axis=1), len(steps))
     first_out = np.where((~inside).any(axis=1), (~inside).argmax(axis=1), len(steps))
     face_ = _lone_body(work, grey, p, resp, view, steps, angles, xs, ys, first_stop, first_out)
