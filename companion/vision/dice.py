@@ -84,6 +84,7 @@ ABOVE_REACH = 1.5  # pips of no face above a squashed face within this many side
 BODY_TOL = 18.0  # ... joined to it over its colour in other light within this (BGR distance)
 UNEQUAL_DARK = 2.0  # a face whose pips differ this much in contrast: asked
 ABOVE_TURNS = (0.0, -40.0, 40.0)  # a side face's die body is looked for up, up-left, up-right
+TOP_SPAN = (0.35, 1.25)  # ... its top face (with pips) this many sides from its centre
 SHADE_CHROMA = 0.04  # ... of its colour in other light: chromaticity within this
 SHADE_RATIO = (0.75, 2.4)  # ... and this many times as bright
 SHADE_LIT = 1.15  # ... for a white or grey die (a 1, or in a picture taken at an angle),
@@ -259,7 +260,7 @@ def _read_classical(img: np.ndarray, scale: float, max_pips: int | None = None,
     faces = _drop_side_faces(faces, notes)
     kept = {id(f) for f in faces}
     dropped = [f for f in seen if id(f) not in kept]
-    _flag_side_faces(work, faces, notes)
+    _flag_side_faces(work, faces, notes, responses)
     _flag_neighbour_pips(work, faces, pips, notes)
     _flag_rest_of_a_face(work, faces, responses, notes)
     faces = _column_of_a_six(faces, responses, notes)
@@ -1718,7 +1719,8 @@ def _drop_side_faces(faces: list[_Face], notes: list[str]) -> list[_Face]:
     return [f for k, f in enumerate(faces) if k not in dropped]
 
 
-def _flag_side_faces(work: np.ndarray, faces: list[_Face], notes: list[str]) -> None:
+def _flag_side_faces(work: np.ndarray, faces: list[_Face], notes: list[str],
+                     responses: dict[int, np.ndarray] | None = None) -> None:  # fmt: skip
     """A face alone may still be a side face whose die's top face was not read: flag a face
     whose pips are squashed sideways (a left or right face) or that has more of its die's
     body right above it (a front face; the camera is upright), or up-left or up-right of it
@@ -1767,7 +1769,9 @@ def _flag_side_faces(work: np.ndarray, faces: list[_Face], notes: list[str]) -> 
         contrast = _median([p.contrast for p in f.pips])
         tol = max(20.0, 0.2 * contrast)
         grey_too = lone or oblique  # a white die's side face below its top, lit brighter
-        if any(_body_like(work, f, turn, face, tol, grey_too) for turn in ABOVE_TURNS):
+        if any(_body_like(work, f, turn, face, tol, grey_too)
+               and (responses is None or _top_face_marks(responses, f, turn))
+               for turn in ABOVE_TURNS):  # fmt: skip
             f.uncertain = True
             f.confidence = min(f.confidence, 0.4)
             notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): die body above this face (side face?)")
@@ -1778,6 +1782,34 @@ def _flag_side_faces(work: np.ndarray, faces: list[_Face], notes: list[str]) -> 
             f.uncertain = f.unsettled = True
             f.confidence = min(f.confidence, 0.4)
             notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): a die body lit brighter above it")
+
+
+def _top_face_marks(responses: dict[int, np.ndarray], f: _Face, turn: float) -> bool:
+    """Whether the top face that would lie above side face ``f`` (``turn`` degrees from
+    straight up; from ``TOP_SPAN[0]`` to ``TOP_SPAN[1]`` sides from its centre, a side
+    across) shows pip-like marks of ``f``'s polarity: half a pip's area of them at least.
+    A die's top face has pips, 1 to 6, seen at any angle the camera allows; a light table
+    of the die's colour has none (eleventh pass: white dice on a white table, seen at 45
+    degrees, were asked as side faces under a "die body" that was the table)."""
+    resp = responses[f.pips[0].polarity]
+    h, w = resp.shape
+    a = math.radians(turn)
+    up, across = np.array([math.sin(a), -math.cos(a)]), np.array([math.cos(a), math.sin(a)])
+    near, far = TOP_SPAN[0] * f.side, TOP_SPAN[1] * f.side
+    centre = np.array([f.x, f.y])
+    corners = np.array([centre + d * up + s * 0.5 * f.side * across
+                        for d, s in ((near, -1), (near, 1), (far, 1), (far, -1))])  # fmt: skip
+    if corners[:, 0].min() < 0 or corners[:, 1].min() < 0 or corners[:, 0].max() >= w \
+            or corners[:, 1].max() >= h:
+        return True  # partly out of the picture: it may be there
+    x0, y0 = np.floor(corners.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 1
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(mask, [np.round(corners - (x0, y0)).astype(np.int32)], 255)
+    contrast = _median([p.contrast for p in f.pips])
+    marks = int(np.count_nonzero((resp[y0:y1, x0:x1] > _mark_level(contrast)) & (mask > 0)))
+    r = _median([p.r for p in f.pips])
+    return marks >= 0.5 * math.pi * r * r
 
 
 def _lit_body_above(work: np.ndarray, f: _Face, turns: tuple[float, ...]) -> bool:

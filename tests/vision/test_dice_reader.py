@@ -1042,3 +1042,16 @@ def test_a_dominos_ringed_pip_is_not_a_certain_1() -> None:
     assert obs.dice, obs.notes
     assert all(d.uncertain for d in obs.dice), (obs.dice, obs.notes)
 
+
+
+@pytest.mark.parametrize(("name", "value"), [("dice_75_x276_y185", 6), ("dice_111_x271_y275", 4)])
+def test_a_top_face_under_a_white_table_is_not_a_side_face(name: str, value: int) -> None:
+    """Phone photos (crops) of a white die on a light grey table, seen at about 45 degrees:
+    the table above the top face is the die's colour in other light, so the face was asked
+    as a side face under its die's body. A die's top face has pips; the table has none:
+    the face is read, certain. (Its front face below it, with pips, still is a side face.)"""
+    path = DATA / "tabletop-augmented" / "crops" / f"{name}.jpg"
+    obs = read_pips(cv2.imread(str(path), cv2.IMREAD_COLOR))
+    read = [(d.value, d.uncertain) for _, d in matched(obs, [(value, 40.0, 40.0, 12.0)]) if d]
+    assert read == [(value, False)], obs.notes
+    assert_no_certain_ghost(obs, [(value, 40.0, 40.0, 12.0)])
