@@ -53,6 +53,7 @@ import dataclasses
 import itertools
 import math
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -958,21 +959,27 @@ def _cell_scores(
     return out
 
 
-def _stray_marks(resp: np.ndarray, corners: np.ndarray, group: list[Pip], contrast: float) -> float:
-    """Pip-like response inside the face polygon but outside the group's own pips, in units
-    of one pip's area: a missed or merged pip shows up here."""
+def _marks_within(resp: np.ndarray, corners: np.ndarray, contrast: float,
+                  holes: Sequence[Pip] = ()) -> int:  # fmt: skip
+    """How many pixels of pip-like response (for pips of ``contrast``) lie inside the polygon
+    ``corners`` (its part in the picture), outside the pips ``holes`` (1.6 radii each)."""
     h, w = resp.shape
     x0, y0 = np.floor(corners.min(axis=0)).astype(int)
     x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 1
     x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
     if x1 - x0 < 2 or y1 - y0 < 2:
-        return 0.0
+        return 0
     mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.fillPoly(mask, [np.round(corners - (x0, y0)).astype(np.int32)], 255)
-    for p in group:
+    for p in holes:
         cv2.circle(mask, (round(p.x - x0), round(p.y - y0)), max(2, round(1.6 * p.r)), 0, -1)
-    thr = _mark_level(contrast)
-    marks = int(np.count_nonzero((resp[y0:y1, x0:x1] > thr) & (mask > 0)))
+    return int(np.count_nonzero((resp[y0:y1, x0:x1] > _mark_level(contrast)) & (mask > 0)))
+
+
+def _stray_marks(resp: np.ndarray, corners: np.ndarray, group: list[Pip], contrast: float) -> float:
+    """Pip-like response inside the face polygon but outside the group's own pips, in units
+    of one pip's area: a missed or merged pip shows up here."""
+    marks = _marks_within(resp, corners, contrast, group)
     r = _median([p.r for p in group])
     return marks / (math.pi * r * r)
 
@@ -1802,12 +1809,7 @@ def _top_face_marks(responses: dict[int, np.ndarray], f: _Face, turn: float) -> 
     if corners[:, 0].min() < 0 or corners[:, 1].min() < 0 or corners[:, 0].max() >= w \
             or corners[:, 1].max() >= h:
         return True  # partly out of the picture: it may be there
-    x0, y0 = np.floor(corners.min(axis=0)).astype(int)
-    x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 1
-    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillPoly(mask, [np.round(corners - (x0, y0)).astype(np.int32)], 255)
-    contrast = _median([p.contrast for p in f.pips])
-    marks = int(np.count_nonzero((resp[y0:y1, x0:x1] > _mark_level(contrast)) & (mask > 0)))
+    marks = _marks_within(resp, corners, _median([p.contrast for p in f.pips]))
     r = _median([p.r for p in f.pips])
     return marks >= 0.5 * math.pi * r * r
 

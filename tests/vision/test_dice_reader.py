@@ -1055,3 +1055,19 @@ def test_a_top_face_under_a_white_table_is_not_a_side_face(name: str, value: int
     read = [(d.value, d.uncertain) for _, d in matched(obs, [(value, 40.0, 40.0, 12.0)]) if d]
     assert read == [(value, False)], obs.notes
     assert_no_certain_ghost(obs, [(value, 40.0, 40.0, 12.0)])
+
+
+def test_the_top_face_above_a_face_is_looked_for_up_to_the_pictures_edge() -> None:
+    """A review found the place above a face ending within a pixel of the picture's right
+    edge raised a ValueError (a mask one column wider than the picture's slice) on six
+    turned, cropped or darkened train photos: the reader must never fail on a picture."""
+    from companion.vision.pips import Pip
+
+    resp = np.zeros((100, 100), np.float32)
+    resp[40:46, 95:100] = 255.0  # a mark at the very edge, where the top face would be
+    pip = Pip(79.5, 80.0, 3.0, 3.0, 2.0, 0.0, 0, 120.0, (200.0, 200.0, 200.0), 200.0, 80.0,
+              5.0, 0)  # fmt: skip
+    face = dice._Face(1, 79.5, 80.0, 40.0, 0.5, True, 0.7, [], [pip])
+    assert dice._top_face_marks({0: resp}, face, 0.0)
+    resp[:] = 0.0
+    assert not dice._top_face_marks({0: resp}, face, 0.0)
