@@ -78,7 +78,7 @@ def _run(options: RunOptions) -> int:
     from .devices.buttons import Buttons
     from .devices.buzzer import BuzzerOut
     from .devices.factory import is_simulated, make_pin_factory
-    from .devices.frames import open_source
+    from .devices.frames import open_source, rotated
     from .devices.worker import CameraWorker
     from .games.registry import default_registry
     from .session.journal import Journal
@@ -102,7 +102,8 @@ def _run(options: RunOptions) -> int:
                            muted=not config.sound.enabled)
         stack.callback(buzzer.close)
 
-        source = open_source(camera_spec(options, config))
+        source = rotated(open_source(camera_spec(options, config)),
+                         config.devices.camera_rotation)
         worker = CameraWorker(source, events, fps=CAMERA_FPS)
         worker.start()
         stack.callback(worker.stop)

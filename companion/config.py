@@ -62,6 +62,7 @@ class DevicesConfig:
     buttons: str = "auto"
     buzzer: str = "active"
     camera: str = "auto"
+    camera_rotation: int = 0  # degrees clockwise that turn the camera's picture upright
     bounce_time: float = 0.05
     hold_time: float = 1.0
 
@@ -180,6 +181,11 @@ buzzer = "{buzzer}"
 # Camera: "auto" (Pi camera, else the first webcam), "picamera", "webcam" or "webcam:1",
 # "synthetic" (drawn dice, for trying things out), a folder of photos or a video file.
 camera = "{camera}"
+# Degrees (0, 90, 180 or 270, clockwise) that turn the camera's picture upright: the table's
+# far side at the top, as a player sitting by the camera sees it. The dice reader tells a
+# die's top face from its side faces by what lies above it in the picture: a camera mounted
+# sideways or upside down needs this.
+camera_rotation = {camera_rotation}
 # Seconds a button contact must settle before a press counts (against bounce).
 bounce_time = {bounce_time}
 # Seconds a button must stay pressed to count as "held".
@@ -241,6 +247,7 @@ def default_text(pins: Mapping[str, int] | None = None) -> str:
         buttons=v.buttons,
         buzzer=v.buzzer,
         camera=v.camera,
+        camera_rotation=v.camera_rotation,
         bounce_time=v.bounce_time,
         hold_time=v.hold_time,
         yes=p["yes"],
@@ -334,6 +341,7 @@ _SCHEMA: dict[str, dict[str, Callable[[Any], Any]]] = {
         "buttons": _one_of(*BUTTON_KINDS),
         "buzzer": _one_of(*BUZZER_KINDS),
         "camera": _source,
+        "camera_rotation": _one_of(0, 90, 180, 270),
         "bounce_time": _seconds(0.0, 0.5),
         "hold_time": _seconds(0.2, 10.0),
     },

@@ -77,6 +77,7 @@ def test_first_run_writes_a_commented_file_that_reads_back_as_the_defaults(tmp_p
         ('[ui]\nlanguage = "de"', 'ui.language = "de" is not allowed; write "fr" or "en"'),
         ("[sound]\nenabled = 1", "sound.enabled = 1 is not allowed; write true or false"),
         ("[pins]\nyes = 40", "pins.yes = 40 is not allowed; write a BCM GPIO number"),
+        ("[devices]\ncamera_rotation = 45", "devices.camera_rotation"),
         ("[pins]\nyes = 27", "pins.yes = 27 is already used by pins.no"),
     ],
 )
@@ -219,3 +220,8 @@ def test_an_old_file_without_games_gets_the_section_when_a_board_is_saved(
     config = save_setting(config, "games", "docte_rat_board", "/boards/b.txt")
     data = tomllib.loads(config.path.read_text(encoding="utf-8"))
     assert data["games"] == {"docte_rat_board": "/boards/b.txt"}
+
+
+def test_the_camera_can_be_turned_upright_in_quarter_turns(tmp_path: Path) -> None:
+    write(tmp_path, "[devices]\ncamera_rotation = 270\n")
+    assert load_config(env=env_for(tmp_path)).devices.camera_rotation == 270

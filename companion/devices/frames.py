@@ -374,6 +374,41 @@ class VideoFileSource(_Source):
 
 
 # -- choosing a source -----------------------------------------------------------------------
+class RotatedSource(_Source):
+    """Another source's frames turned ``degrees`` clockwise (90, 180 or 270): a camera
+    mounted sideways or upside down, its picture turned upright (``devices.camera_rotation``).
+    The dice reader expects an upright picture: the table's far side at the top."""
+
+    def __init__(self, inner: FrameSource, degrees: int) -> None:
+        if degrees not in (90, 180, 270):
+            raise ValueError(f"a camera is turned 90, 180 or 270 degrees, not {degrees!r}")
+        self.inner = inner
+        self.degrees = degrees
+        self.name = f"{inner.name}, turned {degrees} degrees"
+
+    def open(self) -> None:
+        self.inner.open()
+
+    def read(self) -> np.ndarray | None:
+        frame = self.inner.read()
+        if frame is None:
+            return None
+        return _numpy().ascontiguousarray(_numpy().rot90(frame, -self.degrees // 90))
+
+    def close(self) -> None:
+        self.inner.close()
+
+    def __getattr__(self, name: str) -> Any:  # the inner source's extras (a demo's roll())
+        if name == "inner":
+            raise AttributeError(name)
+        return getattr(self.inner, name)
+
+
+def rotated(source: FrameSource, degrees: int) -> FrameSource:
+    """``source`` with its frames turned ``degrees`` clockwise; itself when 0."""
+    return source if degrees % 360 == 0 else RotatedSource(source, degrees % 360)
+
+
 def open_source(spec: str) -> FrameSource:
     """The frame source a config string names (built, not yet opened).
 

@@ -19,6 +19,7 @@ from companion.devices.frames import (
     VideoFileSource,
     WebcamSource,
     open_source,
+    rotated,
 )
 from companion.devices.synthetic import SyntheticSource
 
@@ -210,3 +211,22 @@ def test_read_before_open_is_a_device_error(tmp_path: Path) -> None:
     for source in (FolderSource(tmp_path), WebcamSource(0), PiCameraSource(), SyntheticSource()):
         with pytest.raises(DeviceError, match="not open"):
             source.read()
+
+
+def test_a_camera_mounted_sideways_is_turned_upright(tmp_path: Path) -> None:
+    """devices.camera_rotation: each frame turned clockwise by the quarter turns asked; the
+    source's extras (a demo's roll()) still reachable; 0 leaves the source as it is."""
+    image = np.zeros((48, 64, 3), np.uint8)
+    image[0, 0] = (255, 255, 255)  # the top-left pixel
+    assert cv2.imwrite(str(tmp_path / "one.png"), image)
+    source = FolderSource(tmp_path, fps=None)
+    assert rotated(source, 0) is source
+    for degrees, where in ((90, (0, 47)), (180, (47, 63)), (270, (63, 0))):
+        with rotated(FolderSource(tmp_path, fps=None), degrees) as turned:
+            frame = turned.read()
+        assert frame is not None and frame.flags["C_CONTIGUOUS"]
+        assert frame.shape[:2] == ((64, 48) if degrees != 180 else (48, 64))
+        assert tuple(frame[where]) == (255, 255, 255), degrees
+        assert f"turned {degrees} degrees" in turned.name
+    demo = rotated(SyntheticSource(), 180)
+    assert callable(demo.roll)
