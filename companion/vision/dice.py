@@ -1746,7 +1746,7 @@ def _drop_side_faces(faces: list[_Face], notes: list[str]) -> list[_Face]:
 
 
 def _flag_side_faces(work: np.ndarray, faces: list[_Face], notes: list[str],
-                     responses: dict[int, np.ndarray] | None = None) -> None:  # fmt: skip
+                     responses: dict[int, np.ndarray]) -> None:  # fmt: skip
     """A face alone may still be a side face whose die's top face was not read: flag a face
     whose pips are squashed sideways (a left or right face) or that has more of its die's
     body right above it (a front face; the camera is upright), or up-left or up-right of it
@@ -1796,8 +1796,7 @@ def _flag_side_faces(work: np.ndarray, faces: list[_Face], notes: list[str],
         tol = max(20.0, 0.2 * contrast)
         grey_too = lone or oblique  # a white die's side face below its top, lit brighter
         if any(_body_like(work, f, turn, face, tol, grey_too)
-               and (responses is None or _top_face_marks(responses, f, turn))
-               for turn in ABOVE_TURNS):  # fmt: skip
+               and _top_face_marks(responses, f, turn) for turn in ABOVE_TURNS):  # fmt: skip
             f.uncertain = True
             f.confidence = min(f.confidence, 0.4)
             notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): die body above this face (side face?)")
