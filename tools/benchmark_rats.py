@@ -1,8 +1,8 @@
 """Benchmark the rat-dice reader (The Rats in the Walls) on synthetic renders.
 
     .venv/bin/python tools/benchmark_rats.py
-        [--split heldout|tuning|fresh|wide|blind7|blind8|wide8|blind9|blind10] [--images 300]
-        [--sets standard,dark,small,engraved]
+        [--split heldout|tuning|fresh|wide|blind7|blind8|wide8|blind9|blind10|blind11]
+        [--images 300] [--sets standard,dark,small,engraved,standard-taught]
 
 No photographs of these dice exist publicly, so every set is rendered by
 companion.vision.rat_render with known truth. Seeds: the reader's built-in rules were tuned
@@ -12,9 +12,9 @@ FRESH range (from 2 000 000) was the sixth pass's blind range; it was run and is
 (from 4 000 000) is a second tuning range, for studying failure categories over thousands
 of scenes. BLIND7 (from 3 000 000) was the blind range of the seventh pass, BLIND8
 (from 5 000 000) that of the eighth: both are spent. WIDE8 (from 6 000 000) is a third tuning
-range. BLIND9 (from 7 000 000) was the blind range of the ninth pass: spent. BLIND10 (from
-8 000 000) is the blind range of the tenth pass: run it once, at the end of the pass, and never
-tune on what it shows.
+range. BLIND9 (from 7 000 000) and BLIND10 (from 8 000 000) were the blind ranges of the ninth
+and tenth passes: spent. BLIND11 (from 9 000 000) is the blind range of the eleventh pass: run
+it once, at the end of the pass, and never tune on what it shows.
 
 Sets:
   standard  1-5 dice on wood, felt, a printed board or a white mat; soft, uneven, lamp or dim
@@ -24,6 +24,12 @@ Sets:
   small     dice of 26-40 px (a wider camera view)
   engraved  another dice design (dark-grey engraved marks, the two rats merged into one
             shape): the built-in rules, then a model taught on 12 pictures (4 per face)
+  standard-taught
+            the standard set read with a model taught, scene by scene, as its player would
+            teach it at the table before the game: 12 pictures of one die of the scene's own
+            set (4 per face kind) on the scene's table, in its light, at its dice's size, from
+            teaching seeds outside every measured range (a picture whose die is not clearly
+            seen is taken again, as the teaching screen asks); slow (teaching is rendered)
 
 For every set it prints: images, dice, dice correct (read right and certain), silent wrong
 (matched, wrong value, not flagged: the worst failure), asked (matched, flagged uncertain),
@@ -70,7 +76,9 @@ WIDE_START = 4_000_000  # a second tuning range (seventh pass)
 BLIND8_START = 5_000_000  # the eighth pass's blind range: run, spent
 WIDE8_START = 6_000_000  # a third tuning range (eighth pass)
 BLIND9_START = 7_000_000  # the ninth pass's blind range: run, spent
-BLIND10_START = 8_000_000  # the tenth pass's blind range: run once, at the end
+BLIND10_START = 8_000_000  # the tenth pass's blind range: run, spent
+BLIND11_START = 9_000_000  # the eleventh pass's blind range: run once, at the end
+TEACH_SEEDS = 50_000  # teaching pictures (tuning seeds, outside every measured range)
 ENGRAVED = RatStyle(mark_colour=(62, 66, 72), rat_scale=1.1, two_layout="side", two_scale=0.85,
                     two_gap=0.3)  # fmt: skip
 
@@ -157,16 +165,41 @@ def engraved_model() -> RatModel:
     examples = []
     for k in range(4):
         for v in (0, 1, 2):
-            img, _ = render_rat_dice([v], seed=50_000 + 10 * k + v, style=ENGRAVED,
+            img, _ = render_rat_dice([v], seed=TEACH_SEEDS + 10 * k + v, style=ENGRAVED,
                                      table=("wood", "felt")[k % 2])  # fmt: skip
             examples.append((img, v))
     return teach(examples)
 
 
+def standard_model(seed: int) -> RatModel:
+    """Teach the dice of standard scene ``seed`` as its player would at the table before the
+    game: 4 pictures per face kind of one die of the scene's set, on its table, in its light,
+    at its dice's size; a picture the reader refuses (die not clearly seen) is taken again."""
+    _img, _truths, settings = random_scene(seed)
+    examples = []
+    for k in range(4):
+        for v in (0, 1, 2):
+            for again in range(5):
+                img, _ = render_rat_dice(
+                    [v], seed=TEACH_SEEDS + 10 * k + v + 1000 * again, style=settings["style"],
+                    table=settings["table"], lighting=settings["lighting"],
+                    die_px=settings["die_px"],
+                )  # fmt: skip
+                try:
+                    teach([(img, v)])  # the teaching screen takes it only if seen
+                except ValueError:
+                    continue
+                examples.append((img, v))
+                break
+    return teach(examples)
+
+
 def run(name: str, scenes: Iterator[Scene], model: RatModel | None, verbose: bool,
-        first_seed: int = 0) -> Tally:  # fmt: skip
+        first_seed: int = 0, taught: Callable[[int], RatModel] | None = None) -> Tally:
     tally = Tally()
     for k, (img, truths) in enumerate(scenes):
+        if taught is not None:
+            model = taught(first_seed + k)
         t0 = time.perf_counter()
         obs = read_rats(img, model)
         dt = time.perf_counter() - t0
@@ -179,25 +212,31 @@ def run(name: str, scenes: Iterator[Scene], model: RatModel | None, verbose: boo
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--split", choices=("heldout", "tuning", "fresh", "wide", "blind7", "blind8",
-                                        "wide8", "blind9", "blind10"),
+                                        "wide8", "blind9", "blind10", "blind11"),
                     default="heldout")  # fmt: skip
     ap.add_argument("--images", type=int, default=300)
-    ap.add_argument("--sets", default="standard,dark,small,engraved")
+    ap.add_argument("--sets", default="standard,dark,small,engraved,standard-taught")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
     starts = {"heldout": HELDOUT_START, "fresh": FRESH_START, "wide": WIDE_START,
               "blind7": BLIND7_START, "blind8": BLIND8_START, "wide8": WIDE8_START,
-              "blind9": BLIND9_START, "blind10": BLIND10_START}  # fmt: skip
+              "blind9": BLIND9_START, "blind10": BLIND10_START,
+              "blind11": BLIND11_START}  # fmt: skip
     start = starts.get(args.split, TUNING.start)
     seeds = range(start, start + args.images)
     sets: dict[str, Callable[[range], Iterator[Scene]]] = {
         "standard": standard, "dark": dark, "small": small, "engraved": engraved,
+        "standard-taught": standard,
     }  # fmt: skip
     print(f"rat dice, synthetic, {args.split} seeds {seeds.start}..{seeds.stop - 1}")
     print(HEADER)
     for name in args.sets.split(","):
         if name not in sets:
             ap.error(f"unknown set {name!r}: use {', '.join(sets)}")
+        if name == "standard-taught":
+            print(run("standard, taught", sets[name](seeds), None, args.verbose, seeds.start,
+                      standard_model).row("standard, taught"), flush=True)  # fmt: skip
+            continue
         print(run(name, sets[name](seeds), None, args.verbose, seeds.start).row(name), flush=True)
         if name == "engraved":
             model = engraved_model()

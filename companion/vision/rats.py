@@ -9,10 +9,12 @@ light on the dark wood. Reading goes in three steps:
    larger than a die (dark things smaller than the kernel vanish from it); pixels much darker
    than their table are die candidates. Each dark blob (thin printed lines cut off, the light
    marks inside filled in, smoothed at the dice's scale) is one die or several touching dice:
-   its area against the typical single die (the median of the square-looking blobs, or the
+   its area against the typical single die (the median of the square-looking blobs; without
+   one, of the blobs whose convex hull is square, a die whose glare notched its blob; else the
    widest inscribed circle) says how many, and k-means on its pixels splits it (a blob 1.35
    dice big or more, about twice as long as wide and of one wood, is two dice side by side).
-   Each die cut from touching dice must be die-sized and square; when one is not, the blob
+   Each die cut from touching dice must be die-sized, square and whole (a notch in its
+   outline needs a glare on its face to explain it); when one is not, the blob
    holds something dark that is not a die (a black token, a pen) and every die cut from it
    is asked: the thing may lie over the others' faces.
    A die seen off the camera's axis shows a strip of its sides towards the picture's centre: the top
@@ -605,6 +607,18 @@ def _refit_hull(die: _Die, filled: Any, typical: float, v: Any, table: Any) -> N
     die.notes = []
 
 
+def _hull_glare(filled: Any, x0: int, y0: int, v: Any) -> float:
+    """The broad light (grey levels) on the top face fitted over a blob's convex hull: a
+    glare that cut a notch into the blob lies in the notch, outside the blob's own face."""
+    np, cv2 = _imports()
+    cs, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = np.zeros_like(filled)
+    cv2.fillConvexPoly(hull, cv2.convexHull(np.vstack(cs)), 255)
+    h, w = v.shape
+    region, core, side, cx, cy = _top_face(hull, x0, y0, w, h)
+    return measure_face(v, _Die(region, core, x0, y0, 0.0, side, cx, cy), MIN_CONTRAST).glare
+
+
 def _lit_border(v: Any, table: Any, filled: Any, x0: int, y0: int) -> float:
     """The fraction of the pixels just outside a die's blob that are much brighter than the
     table there. A die lies on the table: around it are the table, its shadow, another die.
@@ -687,10 +701,21 @@ def _find_dice(image: Any, expected_side: float = 0.0) -> tuple[list[_Die], list
         if s[1] <= SQUARE_ASPECT and s[2] >= SQUARE_FILL
         and min_side**2 <= s[0] <= (MAX_DIE * short) ** 2
     ]  # fmt: skip
+    # a die with a glare on its varnish loses the glare's part of its blob, not its size: the
+    # blob's convex hull is the die. Without a square blob, a blob whose hull is square and
+    # die-sized tells a die's size better than the inscribed circles, which the notch shrinks
+    # (a pair of touching dice beside a die with a glare was cut in three: every die asked)
+    hulls = [
+        s[0] for s in (_shape(cv2.convexHull(c)) for _, _, _, c in blobs)
+        if s[1] <= SQUARE_ASPECT and s[2] >= SQUARE_FILL
+        and min_side**2 <= s[0] <= (MAX_DIE * short) ** 2
+    ] if not singles and expected_side <= 0 else []  # fmt: skip
     if singles:
         ref_area = float(np.median(singles))
     elif expected_side > 0:
         ref_area = (expected_side * 1.08) ** 2
+    elif hulls:
+        ref_area = float(np.median(hulls))
     else:  # only odd shapes (touching dice): the inscribed circles tell the side
         ref_area = INSCRIBED_AREA * float(np.median(inscribed)) ** 2
     ref_side = math.sqrt(ref_area)
@@ -804,6 +829,17 @@ def _find_dice(image: Any, expected_side: float = 0.0) -> tuple[list[_Die], list
                 if p_aspect > SQUARE_ASPECT or p_fill < SQUARE_FILL:
                     die.notes.append(f"a die cut from touching dice not square (aspect "
                                      f"{p_aspect:.2f}, fill {p_fill:.2f})")  # fmt: skip
+                # and whole: a die touching another shows a die's outline all round. A notch
+                # in a piece is light lying over the die (a glare on its varnish: broad light
+                # on its face) or the piece is no die (a dark thing narrower than a die lying
+                # along it: a pen, a bar over a die off the picture's centre, cut as a second
+                # die whose outline steps where the thing meets the die). On a die of RESOLVED
+                # pixels and more: on a smaller one print loses its margin in the blur and
+                # notches the outline itself
+                if (notch > MAX_NOTCH and side >= RESOLVED
+                        and _hull_glare(g, x0, y0, v) < GLARE_BROAD):
+                    die.notes.append(f"{NOT_A_PIECE} with a notch no glare explains "
+                                     f"({notch:.2f})")  # fmt: skip
                 full, _ = cv2.findContours(g, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
                 angles.append(_die_angle(max(full, key=cv2.contourArea)))
             dice.append(die)
