@@ -554,9 +554,7 @@ def _broken_holes(filled: Any, side: float) -> Any:
     die as a rat's body does (``OUTLINE_REACH`` of the side: light along the outline, a rim
     or a lit side face, does not); a glare cutting into the die opens wide (a notch)."""
     np, cv2 = _imports()
-    cs, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    hull = np.zeros_like(filled)
-    cv2.fillConvexPoly(hull, cv2.convexHull(np.vstack(cs)), 255)
+    hull = _filled_hull(filled)
     bays = ((hull > 0) & (filled == 0)).astype(np.uint8)
     n, labels, stats, _c = cv2.connectedComponentsWithStats(bays, connectivity=8)
     if n <= 1:
@@ -586,23 +584,20 @@ def _refit_hull(die: _Die, filled: Any, typical: float, v: Any, table: Any) -> N
     (below, print loses its margin in the blur and cuts into the outline itself). The face is
     then measured over the hull, glare included, and the glare rules decide (a glare bright
     enough to hide print is asked)."""
-    np, cv2 = _imports()
-    cs, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    hull = np.zeros_like(filled)
-    cv2.fillConvexPoly(hull, cv2.convexHull(np.vstack(cs)), 255)
-    h, w = v.shape
-    region, core, side, cx, cy = _top_face(hull, die.x0, die.y0, w, h)
-    if side < RESOLVED or not SQUARE_REFIT[0] <= side / typical <= SQUARE_REFIT[1]:
+    np, _cv2 = _imports()
+    hull = _filled_hull(filled)
+    hulled = _hull_face(hull, die.x0, die.y0, v, die.area)
+    if hulled.side < RESOLVED or not SQUARE_REFIT[0] <= hulled.side / typical <= SQUARE_REFIT[1]:
         return
     if _lit_border(v, table, hull, die.x0, die.y0) > HULL_LIT:
         return
     # the notch must be explained by a glare: broad light on the face. Without it, the notch
     # is print cutting into the outline (a small die's marks lose their margin in the blur)
     # or something else: asked (found on the fresh range: a small two-rat die read 1)
-    hulled = _Die(region, core, die.x0, die.y0, die.area, side, cx, cy)
     if measure_face(v, hulled, MIN_CONTRAST).glare < GLARE_BROAD:
         return
-    die.region, die.core, die.side, die.cx, die.cy = region, core, side, cx, cy
+    die.region, die.core, die.side = hulled.region, hulled.core, hulled.side
+    die.cx, die.cy = hulled.cx, hulled.cy
     die.area = float(np.count_nonzero(hull))
     die.notes = []
 
@@ -610,13 +605,24 @@ def _refit_hull(die: _Die, filled: Any, typical: float, v: Any, table: Any) -> N
 def _hull_glare(filled: Any, x0: int, y0: int, v: Any) -> float:
     """The broad light (grey levels) on the top face fitted over a blob's convex hull: a
     glare that cut a notch into the blob lies in the notch, outside the blob's own face."""
+    return measure_face(v, _hull_face(_filled_hull(filled), x0, y0, v), MIN_CONTRAST).glare
+
+
+def _filled_hull(filled: Any) -> Any:
+    """The convex hull of a blob's outline (all its contours), filled (uint8, 0 / 255)."""
     np, cv2 = _imports()
     cs, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     hull = np.zeros_like(filled)
     cv2.fillConvexPoly(hull, cv2.convexHull(np.vstack(cs)), 255)
+    return hull
+
+
+def _hull_face(hull: Any, x0: int, y0: int, v: Any, area: float = 0.0) -> _Die:
+    """The die whose top face is fitted over a filled ``hull`` (blob coordinates from
+    ``x0``, ``y0`` in the picture ``v``)."""
     h, w = v.shape
     region, core, side, cx, cy = _top_face(hull, x0, y0, w, h)
-    return measure_face(v, _Die(region, core, x0, y0, 0.0, side, cx, cy), MIN_CONTRAST).glare
+    return _Die(region, core, x0, y0, area, side, cx, cy)
 
 
 def _lit_border(v: Any, table: Any, filled: Any, x0: int, y0: int) -> float:
@@ -696,19 +702,17 @@ def _find_dice(image: Any, expected_side: float = 0.0) -> tuple[list[_Die], list
     shapes = [_shape(c) for _, _, _, c in blobs]
     # the widest inscribed circle: a die's side even when dice touch in a row or an L
     inscribed = [2.0 * float(cv2.distanceTransform(m, cv2.DIST_L2, 5).max()) for m, *_ in blobs]
-    singles = [
-        s[0] for s in shapes
-        if s[1] <= SQUARE_ASPECT and s[2] >= SQUARE_FILL
-        and min_side**2 <= s[0] <= (MAX_DIE * short) ** 2
-    ]  # fmt: skip
+    def die_like(shape: tuple[float, float, float, Any, float]) -> bool:  # square, full, sized
+        return (shape[1] <= SQUARE_ASPECT and shape[2] >= SQUARE_FILL
+                and min_side**2 <= shape[0] <= (MAX_DIE * short) ** 2)  # fmt: skip
+
+    singles = [s[0] for s in shapes if die_like(s)]
     # a die with a glare on its varnish loses the glare's part of its blob, not its size: the
     # blob's convex hull is the die. Without a square blob, a blob whose hull is square and
     # die-sized tells a die's size better than the inscribed circles, which the notch shrinks
     # (a pair of touching dice beside a die with a glare was cut in three: every die asked)
     hulls = [
-        s[0] for s in (_shape(cv2.convexHull(c)) for _, _, _, c in blobs)
-        if s[1] <= SQUARE_ASPECT and s[2] >= SQUARE_FILL
-        and min_side**2 <= s[0] <= (MAX_DIE * short) ** 2
+        s[0] for s in (_shape(cv2.convexHull(c)) for _, _, _, c in blobs) if die_like(s)
     ] if not singles and expected_side <= 0 else []  # fmt: skip
     if singles:
         ref_area = float(np.median(singles))
