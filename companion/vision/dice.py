@@ -2124,22 +2124,39 @@ def _parallel_copy(f: _Face, pips: list[Pip], span: float, r: float) -> bool:
     other column of a 6 whose rows were not joined (seen squashed, the line between the
     columns crossed a face brighter than the pips' rings: a certain 3, oblique render 1069).
     Pips alike (polarity, size, contrast, shape); a die in front of it (below: its front
-    face, camera upright) and another die's 3, read as a face, do not count."""
+    face, camera upright) and another die's 3, read as a face, do not count.
+
+    A 6 seen from above (its pips round) shows no front face: there the copy may lie below
+    it, and in shade (twelfth pass: a shadow's edge along a blue 6's columns, the lit one
+    read as a certain 3, shadow render 7 000 256): pips of the face in less light
+    (:func:`_one_face_in_two_lights`), and one of the three may be any mark of its polarity
+    half its size or more (a pip the shadow's edge cuts: part lit, part shaded)."""
     own = {id(p) for p in f.pips}
-    like = [q for q in pips if id(q) not in own and q.polarity == f.pips[0].polarity
-            and 0.6 * r <= q.r <= 1.6 * r and q.contrast >= 0.5 * f.pips[0].contrast
-            and any(_same_shape(p, q, 0.6) for p in f.pips)]
-    if len(like) < 3:
+    polarity = f.pips[0].polarity
+    above = f.isotropy >= HEAD_ON and all(p.minor >= HEAD_ON * p.major for p in f.pips)
+
+    def alike(q: Pip) -> bool:
+        if not any(_same_shape(p, q, 0.6) for p in f.pips):
+            return False
+        if 0.6 * r <= q.r <= 1.6 * r and q.contrast >= 0.5 * f.pips[0].contrast:
+            return True
+        return above and q.r >= 0.5 * r and any(_one_face_in_two_lights(p, q) for p in f.pips)
+
+    mine = [q for q in pips if id(q) not in own and q.polarity == polarity]
+    like = [q for q in mine if alike(q)]
+    if len(like) < (2 if above else 3):
         return False
     qs = np.array([(q.x, q.y) for q in like])
     ps = np.array([(p.x, p.y) for p in f.pips])
-    for q0 in qs:
-        v = q0 - ps[0]
+    marks = np.array([(q.x, q.y) for q in mine if q.r >= 0.5 * r]) if above else qs
+    for v in (qs[:, None] - (ps if above else ps[:1])[None]).reshape(-1, 2):
         if not 0.5 * span <= float(np.hypot(*v)) <= PARALLEL_REACH * span:
             continue
-        if v[1] > 0.5 * float(np.hypot(*v)):
+        if v[1] > 0.5 * float(np.hypot(*v)) and not above:
             continue  # below it: maybe its die's front face (camera upright)
-        if all(np.min(np.hypot(*(qs - (p + v)).T)) < r for p in ps):
+        found = [float(np.min(np.hypot(*(qs - (p + v)).T))) < r for p in ps]
+        if sum(found) == 3 or (above and sum(found) == 2 and all(
+                float(np.min(np.hypot(*(marks - (p + v)).T))) < r for p in ps)):  # fmt: skip
             return True
     return False
 

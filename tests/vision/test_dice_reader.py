@@ -1165,3 +1165,18 @@ def test_a_coloured_dies_light_is_no_pips_blurred_rim() -> None:
     read = matched(obs, [(label.value, label.cx, label.cy, 0.5 * label.w)])
     assert [(d.value, d.uncertain) for _, d in read if d] == [(4, False)], obs.notes
 
+
+def test_a_sixs_lit_column_beside_its_shaded_one_is_never_a_certain_3() -> None:
+    """Shadow render 7 000 256 (the eleventh pass's validation range): a blue 6 seen from
+    above, a shadow's edge along its columns. The lit column was read as a certain 3; the
+    shaded one, fainter, with one pip cut by the shadow's edge, fit no face. Seen from above
+    there is no front face below a face: a copy of the row below it, in the same face's
+    shade, is the other column of a 6."""
+    *_, sample = _synthetic_samples(7, 7_000_250, shadow=True)  # the range's 57th style
+    assert sample.name == "synth-shadow-7000256-board-blue-white"
+    (label,) = sample.labels
+    assert label.value == 6
+    obs = read_pips(sample.image)
+    here = [d for d in obs.dice if math.hypot(d.x - label.cx, d.y - label.cy) < 0.6 * label.w]
+    assert here, obs.notes
+    assert all(d.uncertain or d.value == 6 for d in here), (obs.dice, obs.notes)
