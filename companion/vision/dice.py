@@ -108,8 +108,9 @@ _SQUASH_SEEN = 1.0  # px: a pip this much longer than wide is seen squashed (sma
 FACE_MODEL = "pips_face"
 VETO = 0.2  # a certain reading the model gives less than this probability is asked
 CONFIRM = 0.97  # an asked reading the model gives at least this is confirmed (see below)
-JOIN_CONFIRM = 0.9  # ... 4-6 round pips joined across uneven light, no other doubt (_confirm_bar)
+JOIN_CONFIRM = 0.9  # ... a shadow's edge across it its only doubt, round pips (_confirm_bar)
 _JOINED = "pips joined across uneven light"
+_IN_SHADE = "a lone pip: its body runs on in shade (a shadow's edge across it?)"
 RESCUE_SIDE = 9.0  # a die's side in pip radii, for pips that fit no face when no die is read
 # The learned die finder (assets/vision/die_finder.onnx, tools/train_die_finder.py): dice it
 # sees where none was read are read in a crop enlarged to FOUND_SIDE (_found_elsewhere)
@@ -451,17 +452,23 @@ def _second_opinion(model: facenet.FaceNet, img: np.ndarray, scale: float, faces
 
 def _confirm_bar(f: _Face, where: str, notes: list[str]) -> float:
     """The face model's probability that confirms asked face ``f`` (``where``: its notes'
-    prefix): ``CONFIRM``, or ``JOIN_CONFIRM`` when its one doubt is that its pips, all round
-    (seen from above), were joined across uneven light (a shadow's edge across the face,
-    :func:`_join_pips`), a face the layouts read with no doubt. Of the 720 such joins on the
-    train renders (shadow 1000-1999, oblique 1000-1649) and photos, those of round pips the
-    model gave 0.75 or more were all right (456; eleventh pass); the two wrong ones of round
-    pips were 2s (0.74 and 0.10), and on a validation range (shadow 7 000 000..) a 6's column
-    in two lights joined into a 3 was given 0.91. A 2 or a 3 is what a bigger face's pips
-    make when some are lost: joins into them keep ``CONFIRM``."""
-    if (f.value >= 4 and len(f.notes) == 1 and f.notes[0].startswith(_JOINED)
-            and all(n == f"{where}: {f.notes[0]}" for n in notes if n.startswith(where + ": "))
-            and all(p.minor >= HEAD_ON * p.major for p in f.pips)):  # fmt: skip
+    prefix): ``CONFIRM``, or ``JOIN_CONFIRM`` when its one doubt is a shadow's edge across
+    it, its pips all round (seen from above):
+    - its pips were joined across uneven light (:func:`_join_pips`) into a face the layouts
+      read with no doubt, a 4 to 6. Of the 720 such joins on the train renders (shadow
+      1000-1999, oblique 1000-1649) and photos, those of round pips the model gave 0.75 or
+      more were all right (456; eleventh pass); the two wrong ones of round pips were 2s
+      (0.74 and 0.10), and on a validation range (shadow 7 000 000..) a 6's column in two
+      lights joined into a 3 was given 0.91. A 2 or a 3 is what a bigger face's pips make
+      when some are lost: joins into them keep ``CONFIRM``;
+    - or it is a 1 whose body runs on in shade (:func:`_single`): on the same train data
+      (twelfth pass) 42 such 1s, the 40 right ones given 0.81-0.995 (18 under 0.97), the two
+      wrong ones 0.017 and 0.034."""
+    only = len(f.notes) == 1 and all(
+        n == f"{where}: {f.notes[0]}" for n in notes if n.startswith(where + ": "))
+    round_ = all(p.minor >= HEAD_ON * p.major for p in f.pips)
+    if only and round_ and (f.value >= 4 and f.notes[0].startswith(_JOINED)
+                            or f.value == 1 and f.notes[0] == _IN_SHADE):  # fmt: skip
         return JOIN_CONFIRM
     return CONFIRM
 
@@ -1274,7 +1281,7 @@ def _single(work: np.ndarray, grey: np.ndarray, p: Pip, resp: np.ndarray,
         return face_
     again.uncertain = True
     again.confidence = 0.5
-    again.notes.append("a lone pip: its body runs on in shade (a shadow's edge across it?)")
+    again.notes.append(_IN_SHADE)
     return again
 
 
