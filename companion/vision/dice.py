@@ -100,7 +100,6 @@ EDGE_REACH = 1.2  # a 1-4 this many sides from the picture's edge, its body on t
 EDGE_STRIP = 5  # ... "on the edge": in the outermost EDGE_STRIP px (pips that near are lost)
 EDGE_COLOUR = 60.0  # ... and within this (sum of |BGR| differences) of its face colour
 HALO = 2.6  # a lone pip's rays start within this many radii, past its blurred rim
-RIM_START = 1.5  # ... a blurred rim starts this many colour tolerances off its face's colour
 _MIN_SURE_PIP = 2.5  # pip radius (working pixels) below which a pip may vanish unseen
 _SQUASH_SEEN = 1.0  # px: a pip this much longer than wide is seen squashed (smaller: pixels)
 # The learned second opinion (assets/vision/pips_face.onnx, tools/train_face_net.py). Its
@@ -656,13 +655,6 @@ def _other_light(f: _Face, colour: tuple[float, float, float], contrast: float) 
 def _line_colours(work: np.ndarray, p: Pip, q: Pip, pip_mask: np.ndarray) -> np.ndarray | None:
     """The colours (float32 BGR rows) along the segment p-q, outside every pip
     (``pip_mask``); None when fewer than two samples are left (pip against pip)."""
-    line = _line_samples(work, p, q, pip_mask)
-    return None if line is None else line[0]
-
-
-def _line_samples(work: np.ndarray, p: Pip, q: Pip, pip_mask: np.ndarray
-                  ) -> tuple[np.ndarray, np.ndarray] | None:  # fmt: skip
-    """:func:`_line_colours` and where each sample lies along the segment (0 at p, 1 at q)."""
     dist = math.hypot(q.x - p.x, q.y - p.y)
     n = max(6, int(dist))
     t = np.arange(n) * (1.0 / (n - 1))  # np.linspace(0, 1, n), without its overhead
@@ -672,75 +664,21 @@ def _line_samples(work: np.ndarray, p: Pip, q: Pip, pip_mask: np.ndarray
     keep = pip_mask[ys, xs] == 0
     if keep.sum() < 2:
         return None
-    return work[ys[keep], xs[keep]].astype(np.float32), t[keep]
+    return work[ys[keep], xs[keep]].astype(np.float32)
 
 
-def _on_face_line(work: np.ndarray, p: Pip, q: Pip, pip_mask: np.ndarray, tol: float,
-                  rims: bool = False) -> bool:  # fmt: skip
-    """True when the segment p-q (outside every pip) stays on face-coloured pixels (with
-    ``rims``: past either pip's blurred rim, :func:`_pip_rims`; the grouping's test)."""
-    line = _line_samples(work, p, q, pip_mask)
-    if line is None:
+def _on_face_line(work: np.ndarray, p: Pip, q: Pip, pip_mask: np.ndarray, tol: float) -> bool:
+    """True when the segment p-q (outside every pip) stays on face-coloured pixels."""
+    samples = _line_colours(work, p, q, pip_mask)
+    if samples is None:
         return True
-    samples, t = line
     face = (np.array(p.face, np.float32) + np.array(q.face, np.float32)) / 2
     d = np.sqrt(((samples - face) ** 2).sum(axis=1))
     bad = d > tol
     if bad.sum() == 0:
         return True
-    if not rims:
-        return bool(bad.sum() <= 1 and len(d) >= 8)
-    one = np.zeros(len(d), np.int64)
-    bad &= ~_pip_rims(d, samples @ _GREY, t, one, np.full(len(d), tol, np.float32),
-                      np.array([math.hypot(q.x - p.x, q.y - p.y)]), np.array([_rim_ends(p, q)]))
     # allow a single stray sample (noise), not a run (an edge or a gap)
-    return bool(bad.sum() == 0 or (bad.sum() <= 1 and len(d) >= 8))
-
-
-def _pip_rims(d: np.ndarray, grey: np.ndarray, t: np.ndarray, seg: np.ndarray,
-              tol: np.ndarray, dist: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """Which samples of lines between pips are a pip's blurred rim (``seg``: each sample's
-    line, in order; ``t``: 0 at its first pip, 1 at its second; ``d``: its distance from
-    the face's colour (off it beyond ``tol``), ``grey`` its grey level; ``dist``: each
-    line's length; ``ends``: each line's two pips' radius, contrast, ring and pip grey
-    levels). A rim is the run of samples off the face's colour next to a pip, up to the
-    first on it: within ``HALO`` radii of its centre, less than half its contrast from the
-    face, between the face's grey and the pip's, fading away from the pip from clearly off
-    the face (``RIM_START`` tolerances; not a face's light about its tolerance; twelfth pass: a
-    webcam's blur leaves a faint rim past the pip's disc, and two pips of a blurred 2 were
-    "not on one face", each read as a certain 1). A gap or an edge between two dice lies
-    past the face's colour, a side face's shade stays level to its edge, and a line with
-    no sample of the face's colour has no rims."""
-    off = d > tol
-    rims = np.zeros(len(d), bool)
-    last = np.r_[seg[1:] != seg[:-1], True]  # a line's last sample
-    for end, along in ((0, t), (1, 1.0 - t)):
-        r, contrast, face, pip = (ends[seg, end, k] for k in range(4))
-        ok = off & (along * dist[seg] < HALO * r) & (d < 0.5 * contrast)
-        ok &= (grey - face) * (pip - face) > 0
-        if end == 0:  # fading: no sample further off the face than the one before it
-            ok &= last | (np.r_[d[1:], 0.0] <= d)
-        else:
-            ok &= np.r_[True, last[:-1]] | (np.r_[0.0, d[:-1]] <= d)
-        strong = d > RIM_START * tol
-        segs = seg
-        if end == 1:
-            ok, strong, segs = ok[::-1], strong[::-1], seg[::-1].max(initial=0) - seg[::-1]
-        broken = np.cumsum(~ok)
-        first = np.searchsorted(segs, segs, side="left")
-        run = (broken - broken[first] + (~ok[first]) == 0) & strong[first]
-        rims |= run[::-1] if end == 1 else run
-    # a rim ends on the face: a line off the face's colour all along is another surface
-    on_face = np.bincount(seg[~off], minlength=len(dist)) > 0
-    return rims & on_face[seg]
-
-
-def _rim_ends(p: Pip, q: Pip) -> list[list[float]]:
-    """:func:`_pip_rims`' ``ends`` row of the line p-q."""
-    return [[p.r, p.contrast, p.face_grey, p.pip_grey], [q.r, q.contrast, q.face_grey, q.pip_grey]]
-
-
-_GREY = np.array([0.114, 0.587, 0.299], np.float32)  # BGR weights of a grey level
+    return bool(bad.sum() <= 1 and len(d) >= 8)
 
 
 def _same_shape(p: Pip, q: Pip, strict: float) -> bool:
@@ -923,11 +861,7 @@ def _on_face_lines(work: np.ndarray, pips: list[Pip], x: np.ndarray, y: np.ndarr
     faces = (face32[ti] + face32[tj]) / 2
     d = np.sqrt(((samples - faces[kseg]) ** 2).sum(axis=1))
     tol32 = tols.astype(np.float32)
-    off = d > tol32[kseg]
-    ends = np.array([_rim_ends(pips[i], pips[j])
-                     for i, j in zip(ti.tolist(), tj.tolist(), strict=True)])  # fmt: skip
-    off &= ~_pip_rims(d, samples @ _GREY, t[keep], kseg, tol32[kseg], dist, ends)
-    bad = np.bincount(kseg[off], minlength=m)
+    bad = np.bincount(kseg[d > tol32[kseg]], minlength=m)
     kept = np.bincount(kseg, minlength=m)
     # no samples left, no bad one, or a single stray one (noise) on a long enough line
     return (kept < 2) | (bad == 0) | ((bad <= 1) & (kept >= 8))
@@ -974,7 +908,7 @@ def _groups_pairwise(work: np.ndarray, pips: list[Pip], strict: float = 1.0
         tol = _colour_tol(p, q) * strict
         if _colour_dist(p.face, q.face) > tol:
             continue
-        if not _on_face_line(work, p, q, pip_mask, tol, rims=True):
+        if not _on_face_line(work, p, q, pip_mask, tol):
             continue
         parent[a] = b
     groups: dict[int, list[Pip]] = {}

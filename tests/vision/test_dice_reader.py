@@ -32,7 +32,6 @@ if str(TOOLS) not in sys.path:
     sys.path.insert(0, str(TOOLS))
 from benchmark_dice import SYNTH_STYLES as _SYNTH_STYLES  # noqa: E402
 from benchmark_dice import Sample as _Sample  # noqa: E402
-from benchmark_dice import render_oblique_sample as _render_oblique_sample  # noqa: E402
 from benchmark_dice import shade_beyond as _shade_beyond  # noqa: E402
 from benchmark_dice import synthetic_samples as _synthetic_samples  # noqa: E402
 
@@ -999,9 +998,10 @@ def test_a_pip_beside_a_light_corner_of_table_never_makes_a_certain_2() -> None:
 
 # Benchmark train scenes (tenth pass): a shadow's edge across a 1's die stopped the rays of
 # its body short on one side, so the body was uneven or the pip off its middle: the 1 was
-# asked or missed. (seed, x, y, certain once the face model has seen it)
+# asked or missed. (seed, x, y, certain once the face model has seen it: from JOIN_CONFIRM
+# since the twelfth pass; 1058's model gives 0.936, 1088's 0.857)
 ONE_ACROSS_A_SHADOW = [(1184, 581, 238, True), (1029, 195, 371, True), (1109, 133, 42, True),
-                       (1058, 462, 35, False), (1088, 353, 297, False)]  # fmt: skip
+                       (1058, 462, 35, True), (1088, 353, 297, False)]  # fmt: skip
 
 
 @pytest.mark.parametrize(("seed", "x", "y", "certain"), ONE_ACROSS_A_SHADOW)
@@ -1146,34 +1146,6 @@ def test_the_top_face_above_a_face_is_looked_for_up_to_the_pictures_edge() -> No
 
 
 # -- twelfth pass -----------------------------------------------------------------------------
-def test_a_blurred_2_at_high_contrast_is_read_as_a_2() -> None:
-    """train_two_47 (crop), its contrast raised 1.5 times (a camera's contrast setting): a
-    white 2 the webcam blurred. Each pip's fitted disc is smaller than its blur, so the line
-    between the two pips began and ended on their faint rims, "off the face": the pips were
-    not joined and one was read as a 1 (a certain 1 on the whole photo, a review found).
-    A pip's blurred rim, fading from it to the face, is not an edge."""
-    path = DATA / "webcam-white" / "crops" / "train_two_47_x241_y306.jpg"
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR).astype(np.float32)
-    mean = float(image.mean())
-    image = np.clip((image - mean) * 1.5 + mean, 0, 255).astype(np.uint8)
-    obs = read_pips(image)
-    read = [(d.value, d.uncertain) for _, d in matched(obs, [(2, 50.5, 50.0, 14.0)]) if d]
-    assert read == [(2, False)], obs.notes
-    assert len(obs.dice) == 1, obs.dice
-
-
-def test_a_coloured_dies_light_is_no_pips_blurred_rim() -> None:
-    """Oblique train render 1084: a red 4 with white pips at 20 degrees, its face's light
-    hovering about the colour tolerance between the two pips of a column. A first version of
-    the rim rule took that light for the pips' rims, joined the column early and read it as
-    an asked 2: a rim fades from clearly off the face (``RIM_START`` tolerances)."""
-    sample, _ = _render_oblique_sample(1084)
-    (label,) = [lab for lab in sample.labels if math.hypot(lab.cx - 390, lab.cy - 104) < 3]
-    obs = read_pips(sample.image)
-    read = matched(obs, [(label.value, label.cx, label.cy, 0.5 * label.w)])
-    assert [(d.value, d.uncertain) for _, d in read if d] == [(4, False)], obs.notes
-
-
 def test_a_sixs_lit_column_beside_its_shaded_one_is_never_a_certain_3() -> None:
     """Shadow render 7 000 256 (the eleventh pass's validation range): a blue 6 seen from
     above, a shadow's edge along its columns. The lit column was read as a certain 3; the
