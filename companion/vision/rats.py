@@ -23,7 +23,9 @@ light on the dark wood. Reading goes in three steps:
    dark joined to it (a token beside it), asked.
    A die cut by the picture's edge, notched, not square, of odd size, hardly darker than its
    table, or with light far brighter than the table against its outline (only the wood
-   between a die's marks found) is kept but asked (a partly hidden die); a die not square
+   between a die's marks found) is kept but asked (a partly hidden die); so is a die whose
+   outline rises to the table slowly on both sides of a pair (out of focus, or moving: its
+   print is blurred as much, see :func:`_outline_sharpness`); a die not square
    only because something dark joins it (its shadow, a board's line) is read from the largest
    square in its blob when that square is as big as the clean dice's faces (or, for a die
    alone, as the square part of its blob as dark as its wood) and fits at one place only
@@ -162,6 +164,8 @@ LINE_REACH = 0.18  # a thin crisp line of light reaching this deep into a die (o
 #                   no rim's: print (a lit rim reaches 0.06-0.15)
 SPECK_PEAK = 0.7  # a round third mark under this of the dimmer rat's peak, on a face with a
 #                   glare, is the glare's own peak (print of one ink stands as high everywhere)
+BLURRED = 0.14  # a die's outline rising less than this (of its step from the table) per pixel
+#                 is blurred (out of focus, moving): its print may be blurred away, asked
 
 
 @dataclass(frozen=True)
@@ -625,6 +629,57 @@ def _hull_face(hull: Any, x0: int, y0: int, v: Any, area: float = 0.0) -> _Die:
     return _Die(region, core, x0, y0, area, side, cx, cy)
 
 
+def _outline_sharpness(v: Any, blob: Any, piece: Any, x0: int, y0: int, step: float) -> float:
+    """How steeply a die's outline rises to its table, over ``step`` (the table's level minus
+    the die's wood): per pair of opposite sides, the 90th percentile of the brightness
+    gradient near the points of ``piece``'s outline (a die moving blurs the sides across
+    its motion only), the smaller of the two. Points on the picture's edge and, for a die
+    cut from touching dice (``blob``: their blob; None for a die alone), on the cut between
+    them are left out. A Gaussian blur of sigma pixels leaves about 0.4 / sigma; the dice of
+    focused renders 0.15 and up (tuning, wide8: the lowest, sides in a lamp's shadow)."""
+    np, cv2 = _imports()
+    h, w = v.shape
+    bh, bw = piece.shape
+    xa, ya = max(0, x0 - 3), max(0, y0 - 3)
+    xb, yb = min(w, x0 + bw + 3), min(h, y0 + bh + 3)
+    crop = v[ya:yb, xa:xb]
+    gx = cv2.Sobel(crop, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(crop, cv2.CV_32F, 0, 1, ksize=3)
+    grad = cv2.dilate(cv2.magnitude(gx, gy), np.ones((5, 5), np.uint8))
+    cs, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    pts = max(cs, key=cv2.contourArea).reshape(-1, 2)
+    px, py = pts[:, 0] + x0, pts[:, 1] + y0
+    keep = (px > 2) & (py > 2) & (px < w - 3) & (py < h - 3)
+    if blob is not None:  # the blob's own outline: its points within 2 px of the outside
+        out = cv2.dilate(cv2.copyMakeBorder(255 - blob, 3, 3, 3, 3, cv2.BORDER_CONSTANT,
+                                            value=255), np.ones((5, 5), np.uint8))  # fmt: skip
+        keep &= out[pts[:, 1] + 3, pts[:, 0] + 3] > 0
+    vals = grad[py - ya, px - xa] / 8.0  # Sobel's kernel weighs a unit step 8
+    a = math.radians(cv2.minAreaRect(pts)[2])
+    rel = (pts - pts.mean(axis=0)).astype(np.float32)
+    along_u = rel[:, 0] * math.cos(a) + rel[:, 1] * math.sin(a)
+    along_v = rel[:, 1] * math.cos(a) - rel[:, 0] * math.sin(a)
+    across = np.abs(along_u) > np.abs(along_v)  # the sides facing +-u, else +-v
+    sharp = 1.0
+    for pair, sign in ((across, along_u > 0), (~across, along_v > 0)):
+        # a shadow softens the side away from the lamp, a motion both sides across it: the
+        # sharper of two opposite sides (both seen: not the cut, not the picture's edge)
+        best = -1.0
+        for sides in (keep & pair & sign, keep & pair & ~sign):
+            g = vals[sides]
+            n = len(g)
+            if n < 8:
+                best = -1.0
+                break
+            k = 0.9 * (n - 1)  # the 90th percentile (linear, as numpy's), by a partition
+            lo, hi = int(k), min(int(k) + 1, n - 1)
+            g = np.partition(g, (lo, hi))
+            best = max(best, float(g[lo]) + (k - lo) * float(g[hi] - g[lo]))
+        if best >= 0:
+            sharp = min(sharp, best / max(step, 1.0))
+    return sharp
+
+
 def _lit_border(v: Any, table: Any, filled: Any, x0: int, y0: int) -> float:
     """The fraction of the pixels just outside a die's blob that are much brighter than the
     table there. A die lies on the table: around it are the table, its shadow, another die.
@@ -807,6 +862,10 @@ def _find_dice(image: Any, expected_side: float = 0.0) -> tuple[list[_Die], list
             if level - wood < MIN_TABLE_DROP or wood > 0.4 * level:
                 die.notes.append(f"dark table ({level:.0f} vs die {wood:.0f}): the die barely "
                                  "stands out")  # fmt: skip
+            blur = _outline_sharpness(v, filled if k >= 2 else None, g, x0, y0, level - wood)
+            if blur < BLURRED:
+                die.notes.append(f"the die's outline is blurred ({blur:.2f}): out of focus or "
+                                 "moving, its print may be blurred too faint")  # fmt: skip
             lit = _lit_border(v, table, g, x0, y0)
             if lit > LIT_BORDER:
                 die.notes.append(f"light around the die ({lit:.2f} of its outline): only part "
