@@ -465,7 +465,7 @@ def _confirm_bar(f: _Face, where: str, notes: list[str]) -> float:
       wrong ones 0.017 and 0.034."""
     only = len(f.notes) == 1 and all(
         n == f"{where}: {f.notes[0]}" for n in notes if n.startswith(where + ": "))
-    round_ = all(p.minor >= HEAD_ON * p.major for p in f.pips)
+    round_ = _seen_from_above(f.pips)
     if only and round_ and (f.value >= 4 and f.notes[0].startswith(_JOINED)
                             or f.value == 1 and f.notes[0] == _IN_SHADE):  # fmt: skip
         return JOIN_CONFIRM
@@ -1082,7 +1082,7 @@ def _classify(grey: np.ndarray, group: list[Pip], resp: np.ndarray,
     # one print, one darkness: a pip twice as dark as another is of another face (a top
     # 4's pips with its front face's squashed, shaded columns read as one 6; seventh pass)
     contrasts = [p.contrast for p in group]
-    lights = lights and all(p.minor >= HEAD_ON * p.major for p in group)
+    lights = lights and _seen_from_above(group)
     if lights:
         # a shadow's edge across a face seen from above: each pip as dark as its own light
         # makes it (its contrast scales with the light on its ring; tenth pass)
@@ -1145,6 +1145,12 @@ def _squash_turn(lin: np.ndarray, group: list[Pip]) -> float:
     face = math.degrees(math.atan2(u[1, 0], u[0, 0]))
     d = abs(face - pips) % 180
     return min(d, 180 - d)
+
+
+def _seen_from_above(pips: list[Pip]) -> bool:
+    """Whether every one of ``pips`` is round (its minor axis ``HEAD_ON`` of its major or
+    more): pips of a face seen from above, where no side face shows."""
+    return all(p.minor >= HEAD_ON * p.major for p in pips)
 
 
 def _clean_pip(p: Pip) -> bool:
@@ -1660,8 +1666,7 @@ def _joined(planes: dict[int, np.ndarray], pips: list[Pip], responses: dict[int,
             face = _classify(planes[pol], group + list(extra), responses[pol], lights=True)
             if face is not None and not face.uncertain:
                 clean.append(face)
-            elif face is not None and len(face.pips) >= 4 and all(
-                    p.minor >= HEAD_ON * p.major for p in face.pips):
+            elif face is not None and len(face.pips) >= 4 and _seen_from_above(face.pips):
                 # round pips only, seen from above: at an angle a side face's pips are
                 # a top face's in other light (oblique renders: right top faces asked)
                 ids = {id(p) for p in extra}
@@ -2074,7 +2079,7 @@ def _parallel_copy(f: _Face, pips: list[Pip], span: float, r: float) -> bool:
     half its size or more (a pip the shadow's edge cuts: part lit, part shaded)."""
     own = {id(p) for p in f.pips}
     polarity = f.pips[0].polarity
-    above = f.isotropy >= HEAD_ON and all(p.minor >= HEAD_ON * p.major for p in f.pips)
+    above = f.isotropy >= HEAD_ON and _seen_from_above(f.pips)
 
     def alike(q: Pip) -> bool:
         if not any(_same_shape(p, q, 0.6) for p in f.pips):
