@@ -629,11 +629,13 @@ def _hull_face(hull: Any, x0: int, y0: int, v: Any, area: float = 0.0) -> _Die:
     return _Die(region, core, x0, y0, area, side, cx, cy)
 
 
-def _outline_sharpness(v: Any, blob: Any, piece: Any, x0: int, y0: int, step: float) -> float:
+def _outline_sharpness(v: Any, blob: Any, piece: Any, outline: Any, x0: int, y0: int,
+                       step: float) -> float:
     """How steeply a die's outline rises to its table, over ``step`` (the table's level minus
     the die's wood): per pair of opposite sides, the 90th percentile of the brightness
-    gradient near the points of ``piece``'s outline (a die moving blurs the sides across
-    its motion only), the smaller of the two. Points on the picture's edge and, for a die
+    gradient near the points of ``piece``'s ``outline`` (its contour, every point; a die
+    moving blurs the sides across its motion only), the smaller of the two. Points on the
+    picture's edge and, for a die
     cut from touching dice (``blob``: their blob; None for a die alone), on the cut between
     them are left out. A Gaussian blur of sigma pixels leaves about 0.4 / sigma; the dice of
     focused renders 0.15 and up (tuning, wide8: the lowest, sides in a lamp's shadow)."""
@@ -646,8 +648,7 @@ def _outline_sharpness(v: Any, blob: Any, piece: Any, x0: int, y0: int, step: fl
     gx = cv2.Sobel(crop, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(crop, cv2.CV_32F, 0, 1, ksize=3)
     grad = cv2.dilate(cv2.magnitude(gx, gy), np.ones((5, 5), np.uint8))
-    cs, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    pts = max(cs, key=cv2.contourArea).reshape(-1, 2)
+    pts = outline.reshape(-1, 2)
     px, py = pts[:, 0] + x0, pts[:, 1] + y0
     keep = (px > 2) & (py > 2) & (px < w - 3) & (py < h - 3)
     if blob is not None:  # the blob's own outline: its points within 2 px of the outside
@@ -862,7 +863,10 @@ def _find_dice(image: Any, expected_side: float = 0.0) -> tuple[list[_Die], list
             if level - wood < MIN_TABLE_DROP or wood > 0.4 * level:
                 die.notes.append(f"dark table ({level:.0f} vs die {wood:.0f}): the die barely "
                                  "stands out")  # fmt: skip
-            blur = _outline_sharpness(v, filled if k >= 2 else None, g, x0, y0, level - wood)
+            full, _ = cv2.findContours(g, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+            outline = max(full, key=cv2.contourArea)
+            blur = _outline_sharpness(v, filled if k >= 2 else None, g, outline, x0, y0,
+                                      level - wood)  # fmt: skip
             if blur < BLURRED:
                 die.notes.append(f"the die's outline is blurred ({blur:.2f}): out of focus or "
                                  "moving, its print may be blurred too faint")  # fmt: skip
@@ -903,8 +907,7 @@ def _find_dice(image: Any, expected_side: float = 0.0) -> tuple[list[_Die], list
                         and _hull_glare(g, x0, y0, v) < GLARE_BROAD):
                     die.notes.append(f"{NOT_A_PIECE} with a notch no glare explains "
                                      f"({notch:.2f})")  # fmt: skip
-                full, _ = cv2.findContours(g, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-                angles.append(_die_angle(max(full, key=cv2.contourArea)))
+                angles.append(_die_angle(outline))
             dice.append(die)
             pieces.append(die)
         turn = max((min(abs(a - b) % 90, 90 - abs(a - b) % 90) for a in angles for b in angles),
