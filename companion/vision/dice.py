@@ -122,6 +122,9 @@ FOUND_SURE = CONFIRM  # ... and the face model gives its value this much
 BEYOND = 0.55  # marks this many sides from a face's centre lie beyond it (_marks_elsewhere)
 SHADE = (0.3, 0.9)  # a face in shade (a side face, a shadow) is this many times as bright
 MARK_SHAPE = 0.12  # a pip-like mark is at least this round (minor / major axis)
+ROW_SEAM = 0.05  # a 2's or 3's pip line crossed by a seam this much of its contrast darker
+ROW_WIDTH = 0.5  # ... its body across that line ending within this many sides: dice in a row
+ROW_TOL = 0.3  # ... "its body": within this much of its contrast of the face's colour
 
 # canonical layouts on a 3x3 grid (units: one pip spacing), x right, y down
 _LAYOUTS: dict[int, np.ndarray] = {
@@ -272,6 +275,7 @@ def _read_classical(img: np.ndarray, scale: float, max_pips: int | None = None,
     _flag_pips_that_are_dice(faces, notes)
     _flag_odd_proportions(work, planes[GREY], faces, notes)
     _flag_no_body(work, planes[GREY], faces, notes)
+    _flag_dice_in_a_row(work, faces, notes)
     if edges:
         _flag_cut_by_edge(work, faces, notes)
     return faces, failed, notes, dropped
@@ -2135,11 +2139,16 @@ def _flag_rest_of_a_face(work: np.ndarray, faces: list[_Face], responses: dict[i
 def _row(f: _Face) -> tuple[np.ndarray, np.ndarray]:
     """A 2's or a 3's pips in a row (x, y rows, in order along it), and the step from one
     to the next turned a quarter turn (the way to a parallel row beside it)."""
-    pts = np.array([(p.x, p.y) for p in f.pips])
-    along = np.linalg.svd(pts - pts.mean(axis=0))[2][0]
-    pts = pts[np.argsort((pts - pts.mean(axis=0)) @ along)]
+    pts = np.array([(p.x, p.y) for p in _in_row(f.pips)])
     step = (pts[-1] - pts[0]) / (len(pts) - 1)
     return pts, np.array([-step[1], step[0]])
+
+
+def _in_row(pips: list[Pip]) -> list[Pip]:
+    """Pips in a row, in order along it."""
+    pts = np.array([(p.x, p.y) for p in pips])
+    along = np.linalg.svd(pts - pts.mean(axis=0))[2][0]
+    return [pips[i] for i in np.argsort((pts - pts.mean(axis=0)) @ along)]
 
 
 def _column_of_a_six(faces: list[_Face], responses: dict[int, np.ndarray], notes: list[str]
@@ -2150,9 +2159,17 @@ def _column_of_a_six(faces: list[_Face], responses: dict[int, np.ndarray], notes
     it. Where the other column's three places, on exactly one side, show pip-like responses
     (`_pips_at`), the die is offered as a 6, centred between the columns, still asked; its
     doubt is one a picture settles (are those marks pips?), so the second opinion may
-    confirm it. It never makes a certain reading by itself."""
-    out = []
+    confirm it. It never makes a certain reading by itself.
+
+    The other column may have been read as a 3 of its own (a review's row of touching dice,
+    thirteenth pass: the two 3s each offered the 6, and the face model confirmed both, two
+    6s for one die): a 3 whose pips are those places joins the 6, which then has its six
+    pips."""
+    out: list[_Face] = []
+    joined: set[int] = set()
     for f in faces:
+        if id(f) in joined:
+            continue
         if not (f.uncertain and f.crowded and len(f.pips) == 3 and not f.side_doubt):
             out.append(f)
             continue
@@ -2162,12 +2179,24 @@ def _column_of_a_six(faces: list[_Face], responses: dict[int, np.ndarray], notes
             out.append(f)
             continue
         centre = pts.mean(axis=0) + 0.5 * sides[0] * beside
+        other = next((g for g in faces if g is not f and len(g.pips) == 3
+                      and _pips_on(g.pips, pts + sides[0] * beside)), None)  # fmt: skip
+        pips = f.pips
+        if other is not None:
+            joined.add(id(other))
+            out = [g for g in out if g is not other]
+            pips = f.pips + other.pips
         six = _Face(6, float(centre[0]), float(centre[1]), f.side * math.sqrt(2),
                     min(f.confidence, 0.5), True, f.isotropy,
-                    ["a 3 with pip-like marks beside it: a 6's column?"], f.pips)  # fmt: skip
+                    ["a 3 with pip-like marks beside it: a 6's column?"], pips)  # fmt: skip
         notes.append(f"die at ({six.x:.0f}, {six.y:.0f}): {six.notes[0]}")
         out.append(six)
     return out
+
+
+def _pips_on(pips: list[Pip], places: np.ndarray) -> bool:
+    """Whether each of ``places`` (x, y rows) has one of ``pips`` within its radius."""
+    return all(any(math.hypot(p.x - x, p.y - y) <= p.r for p in pips) for x, y in places)
 
 
 def _pips_at(responses: dict[int, np.ndarray], pips: list[Pip], places: np.ndarray,
@@ -2344,32 +2373,50 @@ def _body_rays(work: np.ndarray, grey: np.ndarray, f: _Face
     colour or a gradient says the die body ends: each ray's reach (px), whether it ran on
     past 1.5 times the face's side (open), and whether it left the picture first (out).
     Rays cross the face's own pips (and their dark rims); any other mark stops them."""
-    pips = f.pips
-    contrast = _median([p.contrast for p in pips])
-    face = np.array([_median([p.face[c] for p in pips]) for c in range(3)], np.float32)
-    r = _median([p.r for p in pips])
-    tol = max(18.0, 0.18 * contrast)
-    edge = max(5.0, 0.08 * contrast)
-    h, w = grey.shape
-    step = max(0.5, 0.25 * r)
-    steps = np.arange(step, 1.5 * f.side, step)
+    contrast = _median([p.contrast for p in f.pips])
     angles = np.arange(16) * (2 * math.pi / 16)
-    xs = np.rint(f.x + np.outer(np.cos(angles), steps)).astype(int)
-    ys = np.rint(f.y + np.outer(np.sin(angles), steps)).astype(int)
-    inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
-    xs, ys = np.clip(xs, 0, w - 1), np.clip(ys, 0, h - 1)
+    steps, xs, ys, inside, colour, near_pip = _face_rays(work, f, angles, 1.8)
     m = int(1.5 * f.side) + 3
     x0, y0 = max(0, round(f.x) - m), max(0, round(f.y) - m)
     grad = _gradient(grey[y0 : round(f.y) + m + 1, x0 : round(f.x) + m + 1])
-    colour = np.sqrt(((work[ys, xs].astype(np.float32) - face) ** 2).sum(axis=2))
-    near_pip = np.zeros(xs.shape, bool)
-    for p in pips:
-        near_pip |= np.hypot(xs - p.x, ys - p.y) < max(1.8 * p.r, p.major + 1.5)
     # a pip's own dark rim: a ray that stops within one step of a pip is on its edge
     grown = near_pip.copy()
     grown[:, 1:] |= near_pip[:, :-1]
     grown[:, :-1] |= near_pip[:, 1:]
+    tol = max(18.0, 0.18 * contrast)
+    edge = max(5.0, 0.08 * contrast)
     stop = ((grad[ys - y0, xs - x0] > edge) | (colour > tol)) & ~grown & inside
+    return _ray_ends(steps, stop, inside)
+
+
+def _face_rays(work: np.ndarray, f: _Face, angles: np.ndarray, clear: float
+               ) -> tuple[np.ndarray, ...]:  # fmt: skip
+    """Rays from face ``f``'s centre at ``angles``, sampled every quarter of its pips' radius
+    out to 1.5 sides: the steps (px), the samples' positions (clipped to the picture), which
+    lie in it, each sample's colour distance from the face (its pips' rings), and which lie
+    within ``clear`` radii of one of its pips (or 1.5 px past its outline)."""
+    pips = f.pips
+    face = np.array([_median([p.face[c] for p in pips]) for c in range(3)], np.float32)
+    r = _median([p.r for p in pips])
+    h, w = work.shape[:2]
+    step = max(0.5, 0.25 * r)
+    steps = np.arange(step, 1.5 * f.side, step)
+    xs = np.rint(f.x + np.outer(np.cos(angles), steps)).astype(int)
+    ys = np.rint(f.y + np.outer(np.sin(angles), steps)).astype(int)
+    inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+    xs, ys = np.clip(xs, 0, w - 1), np.clip(ys, 0, h - 1)
+    colour = np.sqrt(((work[ys, xs].astype(np.float32) - face) ** 2).sum(axis=2))
+    near_pip = np.zeros(xs.shape, bool)
+    for p in pips:
+        near_pip |= np.hypot(xs - p.x, ys - p.y) < max(clear * p.r, p.major + 1.5)
+    return steps, xs, ys, inside, colour, near_pip
+
+
+def _ray_ends(steps: np.ndarray, stop: np.ndarray, inside: np.ndarray
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+    """Where rays sampled at ``steps`` first ``stop``: each one's reach (px; the last step
+    when it never stops), whether it never stopped (open), and whether it left the picture
+    (not ``inside``) first (out)."""
     first_stop = np.where(stop.any(axis=1), stop.argmax(axis=1), len(steps))
     first_out = np.where((~inside).any(axis=1), (~inside).argmax(axis=1), len(steps))
     out = first_out < first_stop
@@ -2395,3 +2442,81 @@ def _flag_no_body(work: np.ndarray, grey: np.ndarray, faces: list[_Face], notes:
             f.confidence = min(f.confidence, 0.5)
             notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): no die body around its pips "
                          f"({int(np.sum(open_))} of {int(np.sum(~out))} rays open)")  # fmt: skip
+
+
+def _flag_dice_in_a_row(work: np.ndarray, faces: list[_Face], notes: list[str]) -> None:
+    """Dice pressed side by side in a row, each a 1 (or corner to corner), blurred, fit a 2
+    or a 3 whose pips are their pips: the grouping's line between two pips crosses the dark
+    seam between the dice (their bevelled edges, the table in a gap) where blur brings it
+    within the face's colour, and no die body is missing around them (the row is one). Two
+    things tell them from one die (from a review: three black 1s on felt read a certain 3,
+    two a certain 2, with the face model sure too):
+    - across the pip line, a 2's or a 3's face reaches its die's corners, 0.6 to 0.7 sides
+      from its centre (the rounded corner, a blurred edge); a row of 1s, half a die's side:
+      0.37 of the 2 they fit, 0.19 of the 3 (:func:`_reach_across`);
+    - on the line between two pips, halfway, the seam (:func:`_seam`).
+    Either alone comes near real faces (on every train set and the review's renders, right
+    2s reach 0.48 and more, seen at 30 degrees; a blurred 3, 0.29; seams up to 0.032 of the
+    pips' contrast on a webcam's 2s, 0.063 to 0.9 between the dice); together they ask only
+    the rows. Asked, unsettled: the face model, shown the row, sees the 2 or 3 too."""
+    for f in faces:
+        if f.unsettled or len(f.pips) not in (2, 3):
+            continue
+        seam = _seam(work, f)
+        if seam < ROW_SEAM:
+            continue
+        width = _reach_across(work, f)
+        if width >= ROW_WIDTH:
+            continue
+        f.uncertain = f.unsettled = True
+        f.confidence = min(f.confidence, 0.5)
+        notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): a seam across its pips ({seam:.2f}), "
+                     f"its body {width:.2f} sides across them: dice in a row?")  # fmt: skip
+
+
+def _reach_across(work: np.ndarray, f: _Face) -> float:
+    """How far face ``f``'s colour (within ``ROW_TOL`` of its pips' contrast) reaches from
+    its centre across its line of pips, in sides: the longest of ten rays, square to the
+    line and 12 and 24 degrees either side of that, both ways. Its pips and their blurred
+    rims (``HALO`` radii) are crossed; a ray that runs on or leaves the picture counts as
+    long (a die of its colour beside it, the frame: nothing known)."""
+    pts, _ = _row(f)
+    along = math.atan2(pts[-1][1] - pts[0][1], pts[-1][0] - pts[0][0])
+    tilts = np.radians([-24.0, -12.0, 0.0, 12.0, 24.0])
+    angles = np.concatenate([along + math.pi / 2 + tilts, along - math.pi / 2 + tilts])
+    steps, _, _, inside, colour, near_pip = _face_rays(work, f, angles, HALO)
+    tol = max(18.0, ROW_TOL * _median([p.contrast for p in f.pips]))
+    reach, open_, out = _ray_ends(steps, (colour > tol) & ~near_pip & inside, inside)
+    if np.any(open_ | out):
+        return math.inf
+    return float(reach.max() / f.side)
+
+
+def _seam(work: np.ndarray, f: _Face) -> float:
+    """The darkest seam across a 2's or a 3's line of pips: on the segment between each two
+    neighbouring pips, outside their rims (1.8 radii), the colour distance from the face
+    that its middle third reaches above the more distant of its two end quarters (medians),
+    over the pips' contrast; -inf when no segment leaves enough samples (a 3's pips close)."""
+    contrast = _median([p.contrast for p in f.pips])
+    face = np.array([_median([p.face[c] for p in f.pips]) for c in range(3)], np.float32)
+    h, w = work.shape[:2]
+    best = -math.inf
+    row = _in_row(f.pips)
+    for p, q in zip(row, row[1:], strict=False):
+        dist = math.hypot(q.x - p.x, q.y - p.y)
+        t = np.linspace(0.0, 1.0, max(9, int(2 * dist)))
+        xs = np.clip(np.rint(p.x + t * (q.x - p.x)).astype(int), 0, w - 1)
+        ys = np.clip(np.rint(p.y + t * (q.y - p.y)).astype(int), 0, h - 1)
+        free = (t * dist > 1.8 * p.r) & ((1 - t) * dist > 1.8 * q.r)
+        if free.sum() < 5:
+            continue
+        t = t[free]
+        d = np.sqrt(((work[ys[free], xs[free]].astype(np.float32) - face) ** 2).sum(axis=1))
+        lo, span = t[0], t[-1] - t[0]
+        ends = (d[t < lo + span / 4], d[t > lo + 3 * span / 4])
+        middle = d[(t > lo + span / 3) & (t < lo + 2 * span / 3)]
+        if min(len(ends[0]), len(ends[1]), len(middle)) == 0:
+            continue
+        bump = (float(middle.max()) - max(float(np.median(e)) for e in ends)) / contrast
+        best = max(best, bump)
+    return best

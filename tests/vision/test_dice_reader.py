@@ -17,9 +17,12 @@ np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 
 from companion.devices.synthetic import (  # noqa: E402
+    COLOURS,
     PIP_LAYOUTS,
     PIP_RADIUS,
     DiceDesign,
+    _compose,
+    _Die,
     render_dice,
 )
 from companion.vision import dice  # noqa: E402
@@ -1179,3 +1182,87 @@ def test_a_1_across_a_shadow_is_confirmed_at_the_lower_bar(seed: int, x: int, y:
                for n in obs.notes), obs.notes  # fmt: skip
     read = [(d.value, d.uncertain) for _, d in matched(obs, [(1, label.cx, label.cy, 12.0)]) if d]
     assert label.value == 1 and read == [(1, False)], obs.notes
+
+
+# light pips on dark or coloured dice: (table, die, pips), as the review drew them
+_DARK_DICE = [("wood", "black", "white"), ("board", "blue", "white"), ("white", "red", "white"),
+              ("white", "green", "white"), ("felt", "black", "white"), ("dark", "blue", "white"),
+              ("white", "black", "white"), ("wood", "red", "white")]  # fmt: skip
+
+
+def _low_dice_in_a_row(k: int) -> tuple[np.ndarray, list[tuple[int, float, float, float]]]:
+    """The twelfth review's "lows" render ``k`` (odd; seed 997 000 + k): two or three 1s, 2s
+    or 3s (joined, they make plausible faces) pressed side by side, or corner to corner when
+    ``k`` is a multiple of 3, gap 0-4 px, 20-60 px dice, blurred by motion (2-12 px)."""
+    seed = 997_000 + k
+    rng = np.random.default_rng([seed, 12])
+    table, die, pip = _DARK_DICE[int(rng.integers(len(_DARK_DICE)))]
+    side = float(rng.uniform(20, 60))
+    gap = float(rng.uniform(0, 4))
+    ang = float(rng.uniform(0, 360))
+    c, s = math.cos(math.radians(ang)), math.sin(math.radians(ang))
+    m = int(rng.integers(2, 4))
+    step = side + gap
+    dx, dy = (c * step - s * step, s * step + c * step) if k % 3 == 0 else (c * step, s * step)
+    spots = [(320 + dx * (i - (m - 1) / 2), 240 + dy * (i - (m - 1) / 2)) for i in range(m)]
+    values = [int(v) for v in rng.choice([1, 1, 2, 3], m)]
+    ln, th = float(rng.uniform(2, 12)), float(rng.uniform(0, math.pi))
+    dice_ = [_Die(v, x, y, side, ang, COLOURS[die], COLOURS[pip],
+                  blur=(ln * math.cos(th), ln * math.sin(th)))
+             for v, (x, y) in zip(values, spots, strict=True)]  # fmt: skip
+    image = _compose((640, 480), table, seed, dice_, 2.0, seed)
+    return image, [(d.value, d.x, d.y, 0.6 * side) for d in dice_]
+
+
+# review twelve's lows 997 101, 997 119, 997 271, 997 329 and 997 355: black 1s on felt
+# read as a certain 3, 2, 2, 3 and 2 (the face model backing each)
+@pytest.mark.parametrize("k", [101, 119, 271, 329, 355])
+def test_1s_pressed_together_in_a_row_are_never_a_certain_2_or_3(k: int) -> None:
+    """Blurred, the seam between two touching dice stays within their face's colour, and
+    the pips of a row of 1s fit a 2 or a 3. Their body ends half a die across the row, not
+    at a face's corners, and a seam crosses between each two pips: asked."""
+    image, truth = _low_dice_in_a_row(k)
+    assert all(value == 1 for value, *_ in truth)
+    obs = read_pips(image)
+    assert_never_certain_wrong(obs, truth)
+    assert_no_certain_ghost(obs, truth)
+    assert any("dice in a row?" in n for n in obs.notes), obs.notes
+
+
+def _row_squared_up(k: int) -> tuple[np.ndarray, list[tuple[int, float, float, float]]]:
+    """The twelfth review's "rows4" render ``k`` (seed 1 000 000 + k): 3-5 light dice with
+    black pips (6s likely), 28-48 px, pressed together in a row squared up with the picture
+    (gap 0-2 px), on one of five tables; sharp."""
+    seed = 1_000_000 + k
+    rng = np.random.default_rng([seed, 12])
+    table = ["felt", "wood", "board", "white", "dark"][k % 5]
+    die = ["ivory", "white", "yellow"][(k // 5) % 3]
+    side = float(rng.uniform(28, 48))
+    gap = float(rng.uniform(0, 2))
+    ang = 90.0 * int(rng.integers(4)) + float(rng.uniform(-3, 3))
+    m = int(rng.integers(3, 6))
+    c, s = math.cos(math.radians(ang)), math.sin(math.radians(ang))
+    step = side + gap
+    spots = [(320 + c * step * (i - (m - 1) / 2), 240 + s * step * (i - (m - 1) / 2))
+             for i in range(m)]  # fmt: skip
+    values = [int(v) for v in rng.choice([6, 6, 6, 5, 4, 3, 2, 1], m)]
+    dice_ = [_Die(v, x, y, side, ang, COLOURS[die], COLOURS["black"])
+             for v, (x, y) in zip(values, spots, strict=True)]  # fmt: skip
+    image = _compose((640, 480), table, seed, dice_, 2.0, seed)
+    return image, [(d.value, d.x, d.y, 0.6 * side) for d in dice_]
+
+
+@pytest.mark.parametrize("k", [174, 230])
+def test_a_six_whose_columns_were_read_as_two_3s_counts_once(k: int) -> None:
+    """A 6 in a row of touching dice, its columns split into two 3s, each with the other
+    column beside it: each was offered as a 6 (`_column_of_a_six`), at the same place, and
+    the face model confirmed both: two certain 6s for one die, the roll's total 6 too high.
+    The 3 on the other column's places joins the 6: one 6, its six pips."""
+    image, truth = _row_squared_up(k)
+    obs = read_pips(image)
+    assert_no_certain_ghost(obs, truth)
+    for value, x, y, reach in truth:
+        here = [d for d in obs.dice if math.hypot(d.x - x, d.y - y) <= reach]
+        assert len(here) <= 1, (value, here, obs.notes)
+        if value == 6:
+            assert [d.value for d in here] == [6], (here, obs.notes)
