@@ -2,7 +2,8 @@
 
     python tools/benchmark_dice.py [--set webcam-white|tabletop-augmented|synthetic|all]
                                    [--split train|heldout|heldout-a|heldout-b|heldout-c|
-                                            heldout-d|heldout-e|heldout-f|heldout-g|all]
+                                            heldout-d|heldout-e|heldout-f|heldout-g|
+                                            heldout-h|all]
                                    [--limit N] [--data DIR]
                                    [--dump FILE] [--max-dice N] [--classical]
                                    [--without-finder]
@@ -64,6 +65,8 @@ tenth pass: heldout-d was run at the end of the ninth and its two silent wrongs 
 eleventh pass: heldout-e was run at the end of the tenth. ``heldout-g`` (twelfth pass;
 renders only, from seed 8 000 000) is the blind range of the twelfth pass: heldout-f was run
 at the end of the eleventh (seeds 7 000 000.. were a validation range then: not a split).
+``heldout-h`` (thirteenth pass; renders only, from seed 9 000 000) is the blind range of the
+thirteenth pass: heldout-g was run at the end of the twelfth.
 
 ``--set synthetic-shadow`` (ninth pass; not part of ``all``): the synthetic set's renders
 with a shadow's straight edge cast across one die at any angle (0.4-0.8 of the light on its
@@ -111,7 +114,7 @@ PHOTO_SETS = ("webcam-white", "tabletop-augmented")
 # first seed of the renders of each split (any other split: 50 000, "heldout" / "heldout-a")
 RENDER_SEEDS = {"train": 1000, "heldout-b": 2_000_000, "heldout-c": 3_000_000,
                 "heldout-d": 4_000_000, "heldout-e": 5_000_000, "heldout-f": 6_000_000,
-                "heldout-g": 8_000_000}
+                "heldout-g": 8_000_000, "heldout-h": 9_000_000}
 
 
 @dataclass(frozen=True)
@@ -623,7 +626,8 @@ def main(argv: list[str] | None = None) -> int:
                              "synthetic-shadow"])  # fmt: skip
     ap.add_argument("--split", default="all",
                     choices=["train", "heldout", "heldout-a", "heldout-b", "heldout-c",
-                             "heldout-d", "heldout-e", "heldout-f", "heldout-g", "all"]
+                             "heldout-d", "heldout-e", "heldout-f", "heldout-g", "heldout-h",
+                             "all"]
                     )  # fmt: skip
     ap.add_argument("--limit", type=int, default=None, help="at most N images per set/split")
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
@@ -667,7 +671,7 @@ def main(argv: list[str] | None = None) -> int:
                 samples = synthetic_samples(args.limit, first_seed=first, far=far,
                                             designs=designs,
                                             shadow=set_name == "synthetic-shadow")  # fmt: skip
-            elif split in ("heldout-c", "heldout-d", "heldout-e", "heldout-f", "heldout-g"):
+            elif split in RENDER_SEEDS and split not in ("train", "heldout-b"):
                 print(f"{set_name} / {split}: renders only (no photos are left unseen)")
                 continue
             else:
