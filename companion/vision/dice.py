@@ -122,7 +122,7 @@ FOUND_SURE = CONFIRM  # ... and the face model gives its value this much
 BEYOND = 0.55  # marks this many sides from a face's centre lie beyond it (_marks_elsewhere)
 SHADE = (0.3, 0.9)  # a face in shade (a side face, a shadow) is this many times as bright
 MARK_SHAPE = 0.12  # a pip-like mark is at least this round (minor / major axis)
-ROW_SEAM = 0.05  # a 2's or 3's pip line crossed by a seam this much of its contrast darker
+ROW_SEAM = 0.05  # a 2's or 3's pip line crossed by a seam this much of its contrast off it
 ROW_WIDTH = 0.5  # ... its body across that line ending within this many sides: dice in a row
 ROW_TOL = 0.3  # ... "its body": within this much of its contrast of the face's colour
 
@@ -2446,7 +2446,7 @@ def _flag_no_body(work: np.ndarray, grey: np.ndarray, faces: list[_Face], notes:
 
 def _flag_dice_in_a_row(work: np.ndarray, faces: list[_Face], notes: list[str]) -> None:
     """Dice pressed side by side in a row, each a 1 (or corner to corner), blurred, fit a 2
-    or a 3 whose pips are their pips: the grouping's line between two pips crosses the dark
+    or a 3 whose pips are their pips: the grouping's line between two pips crosses the
     seam between the dice (their bevelled edges, the table in a gap) where blur brings it
     within the face's colour, and no die body is missing around them (the row is one). Two
     things tell them from one die (from a review: three black 1s on felt read a certain 3,
@@ -2493,7 +2493,7 @@ def _reach_across(work: np.ndarray, f: _Face) -> float:
 
 
 def _seam(work: np.ndarray, f: _Face) -> float:
-    """The darkest seam across a 2's or a 3's line of pips: on the segment between each two
+    """The strongest seam across a 2's or a 3's line of pips: on the segment between each two
     neighbouring pips, outside their rims (1.8 radii), the colour distance from the face
     that its middle third reaches above the more distant of its two end quarters (medians),
     over the pips' contrast; -inf when no segment leaves enough samples (a 3's pips close)."""
