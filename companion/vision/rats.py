@@ -123,6 +123,8 @@ OUTLINE_PRINT = (0.015, 0.3)  # ... unless as big as one of two rats and as cris
 RUNS_OUT = 0.5  # ... or it stays this bright (of its peak over the wood) out to the outline
 CERTAIN = 0.9  # confidence below which a die is flagged
 OUTLIER_Z2 = 30.0  # a face farther than this (squared z-score sum) from its taught class is asked
+TAUGHT_SOFT = 0.5  # a mark softer than this of the taught print's sharpness, on a face with a
+TAUGHT_CRISP = 0.75  # glare, may be the glare: asked, unless beside a rat this crisp (of it)
 
 # die finding
 DARK_RATIO = 0.52  # a die pixel is at most this bright relative to its table
@@ -150,7 +152,8 @@ LEAN_MARGIN = 1.33  # ... the die's own side faces (as far as the clean dice's s
 PIECES_FINE = ("die cut by the picture's edge", "die larger")  # doubts that are not a piece
 NOT_A_PIECE = "a die cut from touching dice"  # ... of odd size or shape: it is not a die
 FACE_TO_FACE = 10.0  # degrees: touching dice's outlines turned more than this to each other
-LEAN_FIT = 0.2  # a die's side faces show at most this (of the side: the fit's own spread)...
+LEAN_FIT = 0.15  # a die's side faces show at most this (of the side: the fit's own spread;
+#                  clean dice near the centre: 0.13 at most; a die cocked 25 degrees: 0.21)...
 CAMERA_HEIGHT = 0.6  # ... plus the side times its distance from the picture's centre over the
 #                     camera's height, at least this of the picture's short side (80 degrees)
 HULL_DOUBTS = ("a notch", "die not square", "die smaller")  # a notch's only doubts: read the hull
@@ -209,13 +212,15 @@ class ClassStats:
     mean: tuple[float, ...]
     std: tuple[float, ...]
     n: int
+    sharp: float = 0.0  # the taught faces' softest mark's sharpness, median (0: unknown)
 
 
 @dataclass(frozen=True)
 class RatModel:
     """What :func:`teach` learnt about one table's rat dice: per face kind (0, 1, 2 rats)
-    the mean and spread of :data:`FEATURES`, the mark contrast that separates print from
-    bare wood, and the usual die size in pixels (0: unknown). JSON, never pickle."""
+    the mean and spread of :data:`FEATURES` and how crisp its print is, the mark contrast
+    that separates print from bare wood, and the usual die size in pixels (0: unknown).
+    JSON, never pickle."""
 
     classes: dict[int, ClassStats]
     min_contrast: float = MIN_CONTRAST
@@ -231,7 +236,8 @@ class RatModel:
                 "die_size": round(self.die_size, 2),
                 "classes": {
                     str(k): {"mean": [round(v, 6) for v in c.mean],
-                             "std": [round(v, 6) for v in c.std], "n": c.n}  # fmt: skip
+                             "std": [round(v, 6) for v in c.std], "n": c.n,
+                             "sharp": round(c.sharp, 4)}  # fmt: skip
                     for k, c in sorted(self.classes.items())
                 },
             },
@@ -253,7 +259,8 @@ class RatModel:
                 raise ValueError(
                     f"rat model class {key}: {len(mean)} features, not {len(FEATURES)}"
                 )
-            classes[int(key)] = ClassStats(mean, std, int(c["n"]))
+            # (a model taught before print's sharpness was kept: unknown, not checked)
+            classes[int(key)] = ClassStats(mean, std, int(c["n"]), float(c.get("sharp", 0.0)))
         return cls(classes, float(data["min_contrast"]), float(data["die_size"]))
 
 
@@ -365,6 +372,11 @@ def _shape(contour: Any) -> tuple[float, float, float, tuple[float, float], floa
     (_, _), (rw, rh), ang = cv2.minAreaRect(contour)
     rw, rh = max(rw, 1.0), max(rh, 1.0)
     return area, max(rw, rh) / min(rw, rh), area / (rw * rh), (rw, rh), ang
+
+
+def _square(shape: tuple[float, float, float, tuple[float, float], float]) -> bool:
+    """A :func:`_shape` as square and full as a die alone's outline."""
+    return shape[1] <= SQUARE_ASPECT and shape[2] >= SQUARE_FILL
 
 
 def _die_angle(contour: Any) -> float:
@@ -538,8 +550,7 @@ def _wood_square(die: _Die, filled: Any, v: Any) -> float:
     if not cs:
         return 0.0
     best = max(cs, key=cv2.contourArea)
-    _area, aspect, fill, _r, _a = _shape(best)
-    if aspect > SQUARE_ASPECT or fill < SQUARE_FILL:
+    if not _square(_shape(best)):
         return 0.0
     m = np.zeros_like(part)
     cv2.drawContours(m, [best], -1, 255, -1)
@@ -588,8 +599,15 @@ def _refit_hull(die: _Die, filled: Any, typical: float, v: Any, table: Any) -> N
     (below, print loses its margin in the blur and cuts into the outline itself). The face is
     then measured over the hull, glare included, and the glare rules decide (a glare bright
     enough to hide print is asked)."""
-    np, _cv2 = _imports()
+    np, cv2 = _imports()
     hull = _filled_hull(filled)
+    # the hull is a die's outline, so it is square as a die alone is: a strip of something
+    # dark joined along the die (a sleeve's shaded edge) makes it long, and the table's light
+    # between the die and the strip is no glare (a navy sleeve over a one-rat die on a board
+    # under a lamp: that light was read as a second rat, a certain 2)
+    cs, _ = cv2.findContours(hull, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not _square(_shape(max(cs, key=cv2.contourArea))):
+        return
     hulled = _hull_face(hull, die.x0, die.y0, v, die.area)
     if hulled.side < RESOLVED or not SQUARE_REFIT[0] <= hulled.side / typical <= SQUARE_REFIT[1]:
         return
@@ -759,8 +777,7 @@ def _find_dice(image: Any, expected_side: float = 0.0) -> tuple[list[_Die], list
     # the widest inscribed circle: a die's side even when dice touch in a row or an L
     inscribed = [2.0 * float(cv2.distanceTransform(m, cv2.DIST_L2, 5).max()) for m, *_ in blobs]
     def die_like(shape: tuple[float, float, float, Any, float]) -> bool:  # square, full, sized
-        return (shape[1] <= SQUARE_ASPECT and shape[2] >= SQUARE_FILL
-                and min_side**2 <= shape[0] <= (MAX_DIE * short) ** 2)  # fmt: skip
+        return _square(shape) and min_side**2 <= shape[0] <= (MAX_DIE * short) ** 2
 
     singles = [s[0] for s in shapes if die_like(s)]
     # a die with a glare on its varnish loses the glare's part of its blob, not its size: the
@@ -892,10 +909,10 @@ def _find_dice(image: Any, expected_side: float = 0.0) -> tuple[list[_Die], list
                     die.notes.append(f"a die cut from touching dice of odd size ({piece:.2f})")
                 # and square, as a die alone must be: a piece of another shape is not a die
                 # (its hull: a glare's notch in a die's outline does not make it less square)
-                _pa, p_aspect, p_fill, _pr, _pang = _shape(cv2.convexHull(np.vstack(cs)))
-                if p_aspect > SQUARE_ASPECT or p_fill < SQUARE_FILL:
+                p_shape = _shape(cv2.convexHull(np.vstack(cs)))
+                if not _square(p_shape):
                     die.notes.append(f"a die cut from touching dice not square (aspect "
-                                     f"{p_aspect:.2f}, fill {p_fill:.2f})")  # fmt: skip
+                                     f"{p_shape[1]:.2f}, fill {p_shape[2]:.2f})")  # fmt: skip
                 # and whole: a die touching another shows a die's outline all round. A notch
                 # in a piece is light lying over the die (a glare on its varnish: broad light
                 # on its face) or the piece is no die (a dark thing narrower than a die lying
@@ -1564,6 +1581,19 @@ def _decide_taught(f: FaceFeatures, model: RatModel) -> tuple[int, float, list[s
     if f.edge > EDGE_MAX and best != 0:
         conf = min(conf, 0.5)
         why.append(f"marks run into the die's edge ({f.edge:.2f})")
+    # on a face with broad light (a glare on the varnish: GLARE_BROAD, the light that explains
+    # a notch), a mark far softer than the taught print may be the glare's own peak, not
+    # print (a soft glare on a blank die read as a lone rat, blind12 10 000 296: 0.19 against
+    # the taught 0.55), unless it is one of two rats and the other is as crisp as the print
+    # (a rat under the glare beside a clean one). Without broad light a soft mark is print
+    # softened by the light or the camera (engraved dice in dim light measure 0.05-0.3 of
+    # the crispness taught in soft light): the taught shape judges it
+    crisp = model.classes[best].sharp if best else 0.0
+    if (f.count and f.glare >= GLARE_BROAD and f.sharpness < TAUGHT_SOFT * crisp
+            and not (f.count == 2 and f.sharpest >= TAUGHT_CRISP * crisp)):  # fmt: skip
+        conf = min(conf, 0.4)
+        why.append(f"a mark softer than the taught print ({f.sharpness:.2f} vs {crisp:.2f}): "
+                   "glare or smudge?")  # fmt: skip
     if conf < CERTAIN and not why:
         others = sorted(scores, key=lambda k: -scores[k])
         why.append(f"between {others[0]} and {others[1]} rats")
@@ -1681,8 +1711,11 @@ def teach(examples: Sequence[tuple[np.ndarray, int]]) -> RatModel:
             min_contrast = max(hi + 0.35 * (lo - hi), 0.0) if blank else min(MIN_CONTRAST, 0.6 * lo)
         min_contrast = max(8.0, min(min_contrast, 0.7 * lo))
     feats: dict[int, list[list[float]]] = {}
+    sharp: dict[int, list[float]] = {}
     for v, die, label in located:
-        feats.setdefault(label, []).append(measure_face(v, die, min_contrast).vector())
+        f = measure_face(v, die, min_contrast)
+        feats.setdefault(label, []).append(f.vector())
+        sharp.setdefault(label, []).append(f.sharpness if f.count else 0.0)
     classes = {}
     for label, rows in feats.items():
         n = len(rows)
@@ -1691,6 +1724,7 @@ def teach(examples: Sequence[tuple[np.ndarray, int]]) -> RatModel:
             math.sqrt(sum((x - m) ** 2 for x in col) / max(1, n - 1)) if n > 1 else 0.0
             for col, m in zip(zip(*rows, strict=True), mean, strict=True)
         )
-        classes[label] = ClassStats(mean, std, n)
+        crisp = sorted(sharp[label])
+        classes[label] = ClassStats(mean, std, n, crisp[len(crisp) // 2] if label else 0.0)
     sizes = sorted(d.side for _, d, _ in located)
     return RatModel(classes, float(min_contrast), float(sizes[len(sizes) // 2]))

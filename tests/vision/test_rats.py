@@ -1000,3 +1000,125 @@ def test_a_die_still_rolling_is_asked_not_read_wrong(seed: int, length: float, a
     (t,) = truths
     (r,) = match(read_rats(_rolling(img, t, length, angle)), truths)
     assert r is None or r.uncertain or r.value == t.value, r
+
+
+# -- thirteenth pass: a glare taught dice read as a rat, a sleeve's edge, a cocked die ------
+def _taught_at_the_table(seed: int) -> RatModel:
+    """The dice of standard scene ``seed`` taught as its player would before the game (the
+    benchmark's ``standard-taught`` row): 4 pictures per face of one die of the scene's set,
+    on its table, in its light, at its size; a picture the reader refuses is taken again."""
+    _img, _truths, settings = random_scene(seed)
+    examples = []
+    for k in range(4):
+        for v in (0, 1, 2):
+            for again in range(5):
+                img, _ = render_rat_dice([v], seed=50_000 + 10 * k + v + 1000 * again,
+                                         style=settings["style"], table=settings["table"],
+                                         lighting=settings["lighting"],
+                                         die_px=settings["die_px"])  # fmt: skip
+                try:
+                    teach([(img, v)])
+                except ValueError:
+                    continue
+                examples.append((img, v))
+                break
+    return teach(examples)
+
+
+def test_a_soft_glare_is_not_read_as_the_taught_print() -> None:
+    # blind12 10 000 296: felt in dim light, three blank dice; a soft glare on one (its light
+    # notches the outline, read over the hull) is one mark of about a rat's size. The taught
+    # Gaussian found it nearest a one-rat face (its shape is out of the built-in rules' rat
+    # range, so they ask): a certain 1. The taught print is crisp (0.55), the glare 0.19
+    model = _taught_at_the_table(10_000_296)
+    assert model.classes[1].sharp > 0.4
+    again = RatModel.from_json(model.to_json())
+    assert again.classes[1].sharp == pytest.approx(model.classes[1].sharp, abs=1e-4)
+    img, truths, _ = random_scene(10_000_296)
+    readings = match(read_rats(img, model), truths)
+    for t, r in zip(truths, readings, strict=True):
+        assert r is not None and (r.uncertain or r.value == t.value), (t, r)
+    assert readings[0] is not None and readings[0].uncertain  # the glare's die
+
+
+def _sleeve_over(img: np.ndarray, t: RatTruth, colour: tuple[int, int, int], cover: float,
+                 turn: float) -> np.ndarray:
+    """A sleeve (a half-plane of cloth with a slightly wavy edge and a soft shade beside it)
+    lying over ``cover`` of die ``t``, coming from the side ``turn`` degrees points to."""
+    h, w = img.shape[:2]
+    nx, ny = math.cos(math.radians(turn)), math.sin(math.radians(turn))
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    dist = (xs - t.x) * nx + (ys - t.y) * ny - (0.5 - cover) * t.size
+    dist += 0.15 * t.size * np.sin((-(xs - t.x) * ny + (ys - t.y) * nx) / (1.5 * t.size))
+    cloth = cv2.GaussianBlur(np.clip(dist + 0.5, 0, 1), (0, 0), 1.0)
+    shade = np.clip(-dist / (0.3 * t.size), 0, 1)
+    out = img.astype(np.float32) * (1 - 0.3 * (1 - shade) * (1 - cloth))[..., None]
+    weave = np.float32(colour) * (0.9 + 0.1 * np.sin(xs / 3.0 + ys / 5.0))[..., None]
+    out = out * (1 - cloth[..., None]) + weave * cloth[..., None]
+    return out.clip(0, 255).astype(np.uint8)
+
+
+def test_a_sleeve_s_edge_over_a_die_is_not_read_over_the_hull() -> None:
+    # a navy sleeve over a quarter of a one-rat die on a board under a lamp: the sleeve's
+    # shaded strip joins the die's blob, the board's light between them notches it, and the
+    # blob was read over its hull as a die with a glare: that light read as a second rat, a
+    # certain 2. The hull of a die with a glare is the die, square; this one is long (1.5)
+    spots = [(380.0, 260.0, 15.0), (150.0, 130.0, 25.0), (170.0, 380.0, 40.0)]
+    img, truths = render_rat_dice([1, 0, 0], seed=55, table="board", lighting="lamp",
+                                  die_px=48, tilt=0.0, positions=spots)  # fmt: skip
+    img = _sleeve_over(img, truths[0], (70, 40, 30), 0.25, 0)
+    r, *others = match(read_rats(img), truths)
+    assert r is None or r.uncertain or r.value == truths[0].value, r
+    assert [(o.value, o.uncertain) if o else None for o in others] == [(0, False), (0, False)]
+
+
+def _cocked(value: int, side_value: int, tilt: float, table: str, lighting: str
+            ) -> tuple[np.ndarray, RatTruth]:  # fmt: skip
+    """A 72 px die showing ``value`` leaning ``tilt`` degrees on something near the picture's
+    centre (turned 40 degrees): its top face foreshortened by cos(tilt), its side face
+    (showing ``side_value``) squashed by sin(tilt) beside it and darker, with a shadow; two
+    blank dice lie flat beside it."""
+    from companion.vision.rat_render import _rounded_square
+
+    x, y, turn, px = 330.0, 250.0, 40.0, 72.0
+    pos = [(x, y, turn), (150.0, 130.0, 25.0), (170.0, 380.0, 40.0)]
+
+    def flat(values: list[int], spots: list[tuple[float, float, float]]) -> np.ndarray:
+        img, _ = render_rat_dice(values, seed=5 + int(tilt), positions=spots, table=table,
+                                 lighting=lighting, die_px=px, tilt=0.0, lean=0.0)  # fmt: skip
+        return img
+
+    top, side, rest = flat([value, 0, 0], pos), flat([side_value, 0, 0], pos), flat([0, 0], pos[1:])
+    u = np.array([math.cos(math.radians(turn)), math.sin(math.radians(turn))])
+    c0 = np.array([x, y])
+    mask = np.zeros((480, 640), np.float32)
+    poly = _rounded_square(x, y, px * 1.04, 0.14 * px, turn)
+    cv2.fillPoly(mask, [np.round(poly * 16).astype(np.int32)], 1.0, cv2.LINE_AA, 4)
+    ct, st = math.cos(math.radians(tilt)), math.sin(math.radians(tilt))
+
+    def squash(a: np.ndarray, f: float, shift: float) -> np.ndarray:
+        m = np.eye(2) + (f - 1) * np.outer(u, u)
+        warp = np.hstack([m, (c0 - m @ c0 + shift * u)[:, None]]).astype(np.float32)
+        return cv2.warpAffine(a.astype(np.float32), warp, (640, 480), flags=cv2.INTER_LINEAR)
+
+    tf, tm = squash(top, ct, -st * px / 2), squash(mask, ct, -st * px / 2)
+    sf, sm = squash(side, st, ct * px / 2) * 0.6, squash(mask, st, ct * px / 2)
+    out = rest.astype(np.float32)
+    shadow = cv2.GaussianBlur(np.maximum(tm, sm), (0, 0), 4)
+    out *= (1 - 0.4 * np.roll(shadow, (6, 6), axis=(0, 1)))[..., None]
+    out = out * (1 - sm[..., None]) + sf * sm[..., None]
+    out = out * (1 - tm[..., None]) + tf * tm[..., None]
+    out += np.random.default_rng(int(tilt)).standard_normal(out.shape) * 2
+    t = RatTruth(value, float(x - st * px / 2 * u[0]), float(y - st * px / 2 * u[1]), px, turn)
+    return out.clip(0, 255).astype(np.uint8), t
+
+
+def test_a_cocked_die_near_the_centre_is_asked_not_read_from_its_side_face() -> None:
+    # a blank die leaning 25 degrees on something, its two-rat side face showing beside its
+    # top, near the picture's centre (white mat, uneven light): the blob fitted as one die
+    # whose side faces show 0.26 of its side, and the side face's rats were read, a certain
+    # 2. At the centre a die lying flat shows no side face (0.13 of its side at most, the
+    # fit's own spread): a die showing more is cocked or joined to something dark
+    img, t = _cocked(0, 2, 25, "white", "uneven")
+    r = match(read_rats(img), [t])[0]
+    assert r is None or r.uncertain or r.value == t.value, r
