@@ -2343,7 +2343,7 @@ def _off_body_diagonal(work: np.ndarray, f: _Face) -> float | None:
     faded, glared or shadowed read as a centred "2" from its middle row."""
     pips = f.pips
     contrast = _median([p.contrast for p in pips])
-    face = np.array([_median([p.face[c] for p in pips]) for c in range(3)], np.float32)
+    face = _face_colour(pips)
     tol = 1.6 * max(18.0, 0.18 * contrast)
     m = int(1.2 * f.side) + 2
     x0, y0 = max(0, round(f.x) - m), max(0, round(f.y) - m)
@@ -2365,6 +2365,11 @@ def _off_body_diagonal(work: np.ndarray, f: _Face) -> float | None:
     axis = np.linalg.svd(pts - pts.mean(axis=0))[2][0]
     along = math.degrees(math.atan2(axis[1], axis[0]))
     return abs(((along - angle) % 90.0) - 45.0)
+
+
+def _face_colour(pips: list[Pip]) -> np.ndarray:
+    """The colour of the face around ``pips``: their rings' median, channel by channel."""
+    return np.array([_median([p.face[c] for p in pips]) for c in range(3)], np.float32)
 
 
 def _body_rays(work: np.ndarray, grey: np.ndarray, f: _Face
@@ -2396,7 +2401,7 @@ def _face_rays(work: np.ndarray, f: _Face, angles: np.ndarray, clear: float
     lie in it, each sample's colour distance from the face (its pips' rings), and which lie
     within ``clear`` radii of one of its pips (or 1.5 px past its outline)."""
     pips = f.pips
-    face = np.array([_median([p.face[c] for p in pips]) for c in range(3)], np.float32)
+    face = _face_colour(pips)
     r = _median([p.r for p in pips])
     h, w = work.shape[:2]
     step = max(0.5, 0.25 * r)
@@ -2498,7 +2503,7 @@ def _seam(work: np.ndarray, f: _Face) -> float:
     that its middle third reaches above the more distant of its two end quarters (medians),
     over the pips' contrast; -inf when no segment leaves enough samples (a 3's pips close)."""
     contrast = _median([p.contrast for p in f.pips])
-    face = np.array([_median([p.face[c] for p in f.pips]) for c in range(3)], np.float32)
+    face = _face_colour(f.pips)
     h, w = work.shape[:2]
     best = -math.inf
     row = _in_row(f.pips)
