@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from dataclasses import replace
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -34,6 +36,11 @@ from companion.vision.rats import (
     read_rats,
     teach,
 )
+
+TOOLS = Path(__file__).resolve().parents[2] / "tools"
+if str(TOOLS) not in sys.path:
+    sys.path.insert(0, str(TOOLS))
+from benchmark_rats import standard_model  # noqa: E402
 
 # another dice design than the built-in rules expect: dark-grey engraved marks barely lighter
 # than the wood, and the two rats merged into one shape
@@ -1003,34 +1010,12 @@ def test_a_die_still_rolling_is_asked_not_read_wrong(seed: int, length: float, a
 
 
 # -- thirteenth pass: a glare taught dice read as a rat, a sleeve's edge, a cocked die ------
-def _taught_at_the_table(seed: int) -> RatModel:
-    """The dice of standard scene ``seed`` taught as its player would before the game (the
-    benchmark's ``standard-taught`` row): 4 pictures per face of one die of the scene's set,
-    on its table, in its light, at its size; a picture the reader refuses is taken again."""
-    _img, _truths, settings = random_scene(seed)
-    examples = []
-    for k in range(4):
-        for v in (0, 1, 2):
-            for again in range(5):
-                img, _ = render_rat_dice([v], seed=50_000 + 10 * k + v + 1000 * again,
-                                         style=settings["style"], table=settings["table"],
-                                         lighting=settings["lighting"],
-                                         die_px=settings["die_px"])  # fmt: skip
-                try:
-                    teach([(img, v)])
-                except ValueError:
-                    continue
-                examples.append((img, v))
-                break
-    return teach(examples)
-
-
 def test_a_soft_glare_is_not_read_as_the_taught_print() -> None:
     # blind12 10 000 296: felt in dim light, three blank dice; a soft glare on one (its light
     # notches the outline, read over the hull) is one mark of about a rat's size. The taught
     # Gaussian found it nearest a one-rat face (its shape is out of the built-in rules' rat
     # range, so they ask): a certain 1. The taught print is crisp (0.55), the glare 0.19
-    model = _taught_at_the_table(10_000_296)
+    model = standard_model(10_000_296)  # taught as the benchmark's standard-taught row
     assert model.classes[1].sharp > 0.4
     again = RatModel.from_json(model.to_json())
     assert again.classes[1].sharp == pytest.approx(model.classes[1].sharp, abs=1e-4)
