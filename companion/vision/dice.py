@@ -100,6 +100,11 @@ EDGE_REACH = 1.2  # a 1-4 this many sides from the picture's edge, its body on t
 EDGE_STRIP = 5  # ... "on the edge": in the outermost EDGE_STRIP px (pips that near are lost)
 EDGE_COLOUR = 60.0  # ... and within this (sum of |BGR| differences) of its face colour
 HALO = 2.6  # a lone pip's rays start within this many radii, past its blurred rim
+PIP_STOP = 1.8  # a lone pip's ray stopping this many radii of another pip short of it was
+# stopped by that pip's blurred rim, not by its die's edge: a 2 whose pips were kept apart
+HIT_RIM = 1.5  # ... a ray passing this many of the pip's radii from its centre (its rim)
+ALIKE = (0.15, 1.4, 1.5)  # ... a pip of its face: roundness (minor / major) this close, radius
+# and contrast within these factors
 _MIN_SURE_PIP = 2.5  # pip radius (working pixels) below which a pip may vanish unseen
 _SQUASH_SEEN = 1.0  # px: a pip this much longer than wide is seen squashed (smaller: pixels)
 # The learned second opinion (assets/vision/pips_face.onnx, tools/train_face_net.py). Its
@@ -425,7 +430,9 @@ def _second_opinion(model: facenet.FaceNet, img: np.ndarray, scale: float, faces
     - an asked reading that the model gives the very same value with at least ``CONFIRM`` is
       confirmed, but only when every doubt about it is one a picture of the face can settle:
       low-contrast pips, a face squashed unlike its pips, a lone pip off the middle of an
-      uneven or open body, and whether it is a top or a side face (the model learned the
+      uneven or open body or whose body ends at a pip like it (:func:`_pip_stops_body`;
+      unsettled, it asked 8 of the 151 right certain 1s of the webcam train photos, their
+      side faces' pips), and whether it is a top or a side face (the model learned the
       side faces the reader drops as "not a top face", with their die around them). Every
       other doubt sets ``unsettled``: they say pips may be missing or belong to a bigger
       face (glare residue in an empty cell or on the face, a pip nearby left out, a row of
@@ -1171,7 +1178,8 @@ def _squashed_view(pips: list[Pip]) -> bool | None:
 
 
 def _single(work: np.ndarray, grey: np.ndarray, p: Pip, resp: np.ndarray,
-            view: bool | None = None) -> _Face | None:  # fmt: skip
+            view: bool | None = None, others: np.ndarray | None = None
+            ) -> _Face | None:  # fmt: skip
     """A lone pip: a 1 if a face-coloured body of a sensible size surrounds it.
 
     ``view``: whether the picture is seen obliquely (:func:`_squashed_view`). Seen so, the
@@ -1209,7 +1217,8 @@ def _single(work: np.ndarray, grey: np.ndarray, p: Pip, resp: np.ndarray,
     stop &= np.arange(len(steps))[None, :] >= starts[:, None]
     first_stop = np.where(stop.any(axis=1), stop.argmax(axis=1), len(steps))
     first_out = np.where((~inside).any(axis=1), (~inside).argmax(axis=1), len(steps))
-    face_ = _lone_body(work, grey, p, resp, view, steps, angles, xs, ys, first_stop, first_out)
+    face_ = _lone_body(work, grey, p, resp, view, steps, angles, xs, ys, first_stop, first_out,
+                       others)
     if (face_ is not None and (not face_.uncertain or face_.unsettled)
             or p.minor < HEAD_ON * p.major):
         return face_
@@ -1220,7 +1229,8 @@ def _single(work: np.ndarray, grey: np.ndarray, p: Pip, resp: np.ndarray,
     shaded = _through_shade(work, p, xc, yc, inside & (colour <= tol), first_stop)
     if shaded is None:
         return face_
-    again = _lone_body(work, grey, p, resp, view, steps, angles, xs, ys, shaded, first_out)
+    again = _lone_body(work, grey, p, resp, view, steps, angles, xs, ys, shaded, first_out,
+                       others)
     if again is None or again.uncertain:
         return face_
     again.uncertain = True
@@ -1253,10 +1263,11 @@ def _through_shade(work: np.ndarray, p: Pip, xc: np.ndarray, yc: np.ndarray, lit
 
 def _lone_body(work: np.ndarray, grey: np.ndarray, p: Pip, resp: np.ndarray,
                view: bool | None, steps: np.ndarray, angles: np.ndarray, xs: np.ndarray,
-               ys: np.ndarray, first_stop: np.ndarray, first_out: np.ndarray
-               ) -> _Face | None:  # fmt: skip
+               ys: np.ndarray, first_stop: np.ndarray, first_out: np.ndarray,
+               others: np.ndarray | None = None) -> _Face | None:  # fmt: skip
     """:func:`_single`'s judgement of the body its rays found (``first_stop``: the sample
-    where each stopped; ``first_out``: where each left the picture)."""
+    where each stopped; ``first_out``: where each left the picture; ``others``: the other
+    pips, rows of x, y, r, polarity, roundness and contrast: :func:`_pip_stops_body`)."""
     h, w = grey.shape
     xc, yc = np.clip(xs, 0, w - 1), np.clip(ys, 0, h - 1)
     pip_thr = _mark_level(p.contrast)
@@ -1319,8 +1330,51 @@ def _lone_body(work: np.ndarray, grey: np.ndarray, p: Pip, resp: np.ndarray,
         uncertain = unsettled = True
         notes.append(f"unexplained marks around a lone pip ({stray:.1f} pips)")
         conf = min(conf, 0.4)
+    gap = _pip_stops_body(p, others, angles, reach_a * p.r)
+    if gap < PIP_STOP:
+        uncertain = True  # a picture of the face settles it: two pips or one (_second_opinion)
+        notes.append(f"a lone pip: its body ends at another pip ({gap:.1f} radii short of it)")
+        conf = min(conf, 0.4)
     return _Face(1, p.x, p.y, side, conf, uncertain, float(p.minor / p.major), notes, [p],
                  unsettled)  # fmt: skip
+
+
+def _pip_stops_body(p: Pip, others: np.ndarray | None, angles: np.ndarray,
+                    reach: np.ndarray) -> float:  # fmt: skip
+    """How far short of a pip like ``p`` (its polarity, size, shape and contrast:
+    ``ALIKE``) a ray of ``p``'s body stopped, in that pip's radii (the ray passing within
+    ``HIT_RIM`` radii of it; ``reach`` in px), the least over such pips; ``inf`` when none.
+
+    A ray stopped just short of a pip like it may have been stopped by that pip's blurred
+    rim: the two pips of a blurred 2 that the grouping kept apart (the line between them
+    runs over their faint rims). One pip's body then ends at the other's rim on one side and
+    at the die's edge elsewhere, even enough for a 1 (webcam ``train_two_47`` with its
+    contrast turned down or up: a certain 1). It may as well be a 1 on a die seen at an
+    angle, a side face's pip just past its top face's edge, little squashed: the doubt is
+    one the face model may settle (on the webcam photos it confirms those 1s)."""
+    if others is None or not len(others):
+        return math.inf
+    dx, dy = others[:, 0] - p.x, others[:, 1] - p.y
+    dist = np.hypot(dx, dy)
+    # a pip like it: the same size, shape and contrast (a side face's pips beyond its top
+    # face's edge are squashed, fainter or smaller: a 1 seen from a webcam's angle)
+    alike = ((np.abs(others[:, 4] - p.minor / p.major) <= ALIKE[0])
+             & (np.abs(np.log(others[:, 2] / p.r)) <= math.log(ALIKE[1]))
+             & (np.abs(np.log(np.maximum(others[:, 5], 1.0) / max(p.contrast, 1.0)))
+                <= math.log(ALIKE[2])))  # fmt: skip
+    near = ((others[:, 3] == p.polarity) & alike & (dist > p.r)
+            & (dist <= reach.max() + 3 * others[:, 2]))  # fmt: skip
+    if not near.any():
+        return math.inf
+    step = angles[1] - angles[0]
+    turn = np.arctan2(dy[near], dx[near]) / step
+    ray = np.rint(turn).astype(int) % len(angles)
+    dist, r = dist[near], others[near, 2]
+    across = dist * np.abs(np.sin((turn - np.rint(turn)) * step))  # the ray passes this far
+    gap = (dist - reach[ray]) / r
+    # a pip the ray passes through (within its rim) and that it did not run past
+    hit = (across <= HIT_RIM * r) & (gap >= -1.0)
+    return float(np.min(gap[hit])) if hit.any() else math.inf
 
 
 def _read_faces(
@@ -1338,6 +1392,8 @@ def _read_faces(
     # cluster of thousands of texture "pips" on a busy table) keeps its own
     near = _near_pips(pips) if len(pips) > _FEW_PIPS else None
     index = {id(p): k for k, p in enumerate(pips)}
+    others = np.array([(p.x, p.y, p.r, p.polarity, p.minor / p.major, p.contrast) for p in pips],
+                      np.float64).reshape(-1, 6)  # fmt: skip
     todo = [(g, 1.0) for g in _groups(work, pips, near=near)]
     view = _squashed_view(pips)
     lost: list[list[Pip]] = []
@@ -1347,7 +1403,7 @@ def _read_faces(
         resp = responses[group[0].polarity]
         grey = planes[group[0].polarity]
         if len(group) == 1:
-            face = _single(work, planes[GREY], group[0], resp, view)
+            face = _single(work, planes[GREY], group[0], resp, view, others)
         else:
             face = _classify(grey, group, resp)
         if face is None and len(group) > 1 and strict == 1.0:

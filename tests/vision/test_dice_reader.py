@@ -1266,3 +1266,27 @@ def test_a_six_whose_columns_were_read_as_two_3s_counts_once(k: int) -> None:
         assert len(here) <= 1, (value, here, obs.notes)
         if value == 6:
             assert [d.value for d in here] == [6], (here, obs.notes)
+
+
+# the 2s of webcam train_two_47, cropped at (142, 206): (value, x, y, reach) in the crop
+_TWO_47 = [(2, 150.0, 150.0, 20.0), (2, 44.0, 60.0, 20.0), (2, 187.0, 47.0, 16.0),
+           (2, 61.0, 245.0, 25.0)]  # fmt: skip
+
+
+@pytest.mark.parametrize("contrast", [0.6, 1.5])
+def test_a_blurred_2_whose_pips_were_kept_apart_is_not_a_certain_1(contrast: float) -> None:
+    """train_two_47 (crop), its contrast turned down or up as another webcam would: the 2
+    in the middle is blurred, the line between its pips runs over their faint rims and the
+    grouping keeps them apart. One pip's body then ends at the other's rim on one side and
+    at the die's edge elsewhere, even enough for a 1: it was a certain 1. A lone pip whose
+    body ends just short of a pip like it is asked (the face model may settle it)."""
+    path = DATA / "webcam-white" / "crops" / "train_two_47_x142_y206.jpg"
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR).astype(np.float32)
+    image = np.clip((image - 128.0) * contrast + 128.0, 0, 255).astype(np.uint8)
+    obs = read_pips(image)
+    assert_never_certain_wrong(obs, _TWO_47)
+    assert_no_certain_ghost(obs, _TWO_47)
+    assert any("ends at another pip" in n for n in obs.notes), obs.notes
+    # the sharp 2s beside it are still read
+    read = [(v, d.value, d.uncertain) for v, d in matched(obs, _TWO_47[1:3]) if d]
+    assert read == [(2, 2, False), (2, 2, False)], obs.notes
