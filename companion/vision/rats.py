@@ -56,7 +56,8 @@ light on the dark wood. Reading goes in three steps:
    glare's low round peak beside two rats is left out); anything else (a second mark of
    in-between size, two marks almost touching, odd sizes or shapes, a round mark, faint
    marks, glare, marks at the outline, a lone rat standing well under the height that set
-   the cut, a partly hidden die) is answered with ``uncertain=True``. With a
+   the cut, one of two marks falling low once light as broad as a glare is taken away (the
+   glare's own peak), a partly hidden die) is answered with ``uncertain=True``. With a
    :class:`RatModel` taught on the table's own dice (:func:`teach`), the features are scored
    against per-class Gaussians: the tempered posterior is the confidence, and a face far from
    its class is asked.
@@ -169,6 +170,8 @@ SPECK_PEAK = 0.7  # a round third mark under this of the dimmer rat's peak, on a
 #                   glare, is the glare's own peak (print of one ink stands as high everywhere)
 BLURRED = 0.14  # a die's outline rising less than this (of its step from the table) per pixel
 #                 is blurred (out of focus, moving): its print may be blurred away, asked
+NARROW_PEAK = 0.65  # one of two marks on a face with broad light standing under this of the
+#                     print's height once light as broad as a glare is taken away: glare, asked
 
 
 @dataclass(frozen=True)
@@ -195,6 +198,8 @@ class FaceFeatures:
     specks: int = 0  # marks beside two rats left out as specks (a tail cut off, a glare's peak)
     peak: float = 1.0  # the highest rat-sized mark's peak, of the marks' height (``contrast``)
     line: float = 0.0  # the largest thin line of print-bright light deep in a blank face
+    narrow: float = 1.0  # the lowest of two marks or more on a face with broad light, in the
+    #                      light narrower than a glare, of the print's height there (else 1)
 
     @property
     def count(self) -> int:
@@ -1251,7 +1256,8 @@ def _narrow_tophat(v: Any, die: _Die) -> tuple[Any, float] | None:
     return narrow, float(np.percentile(narrow[face], 99.5))
 
 
-def _pair_under_glare(v: Any, die: _Die, labels: Any, rats: list[_Mark]
+def _pair_under_glare(v: Any, die: _Die, labels: Any, rats: list[_Mark],
+                      print_only: tuple[Any, float] | None = None
                       ) -> tuple[float, float] | None:  # fmt: skip
     """Two marks on a face with broad light: (their areas, of the face) measured on the light
     narrower than ``GLARE_DISK``, else None.
@@ -1261,9 +1267,11 @@ def _pair_under_glare(v: Any, die: _Die, labels: Any, rats: list[_Mark]
     near its own peak: the pair looks unbalanced ("second mark in between"). The glare is
     broader than a rat's body, so what stands out of an opening of ``GLARE_DISK`` of the
     side is the print alone, both rats at the ink's own height. Each of the two marks must be
-    found again there, as a piece of its own (else None: the face is judged as measured)."""
+    found again there, as a piece of its own (else None: the face is judged as measured).
+    ``print_only``: :func:`_narrow_tophat`'s answer, when it is known."""
     np, cv2 = _imports()
-    print_only = _narrow_tophat(v, die)
+    if print_only is None:
+        print_only = _narrow_tophat(v, die)
     if print_only is None:
         return None
     narrow, contrast = print_only
@@ -1388,8 +1396,17 @@ def measure_face(v: Any, die: _Die, min_contrast: float = MIN_CONTRAST) -> FaceF
     rats = [m for m in rats if m not in specks]
     areas = tuple(m.area / face_area for m in rats)
     soft_pair = _soft_pair(rats, die.side)
-    if soft_pair is None and shine and len(rats) == 2:
-        soft_pair = _pair_under_glare(v, die, labels, rats)
+    # the print alone (light narrower than a glare), for two marks or more under broad light
+    print_only = _narrow_tophat(v, die) if shine and len(rats) >= 2 else None
+    if soft_pair is None and print_only is not None and len(rats) == 2:
+        soft_pair = _pair_under_glare(v, die, labels, rats, print_only)
+    narrow = 1.0
+    if print_only is not None:
+        # print of one ink stands about as high everywhere on a face, glare or not, in the
+        # light narrower than a glare (a rat's body is narrower than GLARE_DISK); what the
+        # top-hat keeps of a glare's own peak falls there to the glare's low remains
+        light, height = print_only
+        narrow = min(float(light[labels == m.label].max()) for m in rats) / max(height, 1.0)
     if soft_pair is not None:
         areas = tuple(sorted(soft_pair, reverse=True))
     keep = np.isin(labels, [m.label for m in rats]).astype(np.uint8)
@@ -1415,7 +1432,8 @@ def measure_face(v: Any, die: _Die, min_contrast: float = MIN_CONTRAST) -> FaceF
                         outline=len(outline) + len(gone), outline_print=outline_print,
                         sharpest=max(m.sharp for m in rats) if die.side >= RESOLVED else 0.0,
                         hidden=hidden, joined=joined, shine=shine, specks=len(specks),
-                        peak=max(float(m.light.max()) for m in rats) / max(contrast, 1.0))
+                        peak=max(float(m.light.max()) for m in rats) / max(contrast, 1.0),
+                        narrow=narrow)
 
 
 # -- deciding --------------------------------------------------------------------------------
@@ -1474,9 +1492,25 @@ def _cut_doubt(f: FaceFeatures, decided: tuple[int, float, list[str]]
     return value, conf, why
 
 
+def _glare_peak_doubt(f: FaceFeatures, decided: tuple[int, float, list[str]]
+                      ) -> tuple[int, float, list[str]]:  # fmt: skip
+    """Ask when one of two marks (or more) on a face with broad light is mostly that light:
+    it stands under ``NARROW_PEAK`` of the print's height once light as broad as a glare is
+    taken away. A rat's body is narrower than a glare, so print keeps its height there (a rat
+    under the glare too); a glare's peak beside a rat, its edge roughened by the camera's noise
+    in dim light so that it no longer looks round, was read as a second rat (blind13
+    11 000 124: a one-rat die, a certain 2)."""
+    value, conf, why = decided
+    if f.count >= 2 and f.narrow < NARROW_PEAK:
+        conf = min(conf, 0.4)
+        why = [*why, f"a mark mostly broad light ({f.narrow:.2f} of the print without it): "
+                     "a glare's peak?"]  # fmt: skip
+    return value, conf, why
+
+
 def decide_default(f: FaceFeatures) -> tuple[int, float, list[str]]:
     """The built-in rules: (rats, confidence, reasons for doubt)."""
-    return _cut_doubt(f, _outline_doubt(f, _decide_rules(f)))
+    return _glare_peak_doubt(f, _cut_doubt(f, _outline_doubt(f, _decide_rules(f))))
 
 
 def _decide_rules(f: FaceFeatures) -> tuple[int, float, list[str]]:
@@ -1544,7 +1578,7 @@ def decide_model(f: FaceFeatures, model: RatModel) -> tuple[int, float, list[str
     """Score against the taught classes: (rats, confidence, reasons for doubt)."""
     if not model.classes:
         return decide_default(f)
-    return _cut_doubt(f, _outline_doubt(f, _decide_taught(f, model)))
+    return _glare_peak_doubt(f, _cut_doubt(f, _outline_doubt(f, _decide_taught(f, model))))
 
 
 def _decide_taught(f: FaceFeatures, model: RatModel) -> tuple[int, float, list[str]]:
