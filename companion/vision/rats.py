@@ -1256,8 +1256,7 @@ def _narrow_tophat(v: Any, die: _Die) -> tuple[Any, float] | None:
     return narrow, float(np.percentile(narrow[face], 99.5))
 
 
-def _pair_under_glare(v: Any, die: _Die, labels: Any, rats: list[_Mark],
-                      print_only: tuple[Any, float] | None = None
+def _pair_under_glare(die: _Die, labels: Any, rats: list[_Mark], print_only: tuple[Any, float]
                       ) -> tuple[float, float] | None:  # fmt: skip
     """Two marks on a face with broad light: (their areas, of the face) measured on the light
     narrower than ``GLARE_DISK``, else None.
@@ -1268,12 +1267,8 @@ def _pair_under_glare(v: Any, die: _Die, labels: Any, rats: list[_Mark],
     broader than a rat's body, so what stands out of an opening of ``GLARE_DISK`` of the
     side is the print alone, both rats at the ink's own height. Each of the two marks must be
     found again there, as a piece of its own (else None: the face is judged as measured).
-    ``print_only``: :func:`_narrow_tophat`'s answer, when it is known."""
+    ``print_only``: :func:`_narrow_tophat`'s answer for the die."""
     np, cv2 = _imports()
-    if print_only is None:
-        print_only = _narrow_tophat(v, die)
-    if print_only is None:
-        return None
     narrow, contrast = print_only
     binary = ((narrow > 0.5 * contrast) & (die.region > 0)).astype(np.uint8)
     n, comp, stats, _c = cv2.connectedComponentsWithStats(binary, connectivity=8)
@@ -1399,7 +1394,7 @@ def measure_face(v: Any, die: _Die, min_contrast: float = MIN_CONTRAST) -> FaceF
     # the print alone (light narrower than a glare), for two marks or more under broad light
     print_only = _narrow_tophat(v, die) if shine and len(rats) >= 2 else None
     if soft_pair is None and print_only is not None and len(rats) == 2:
-        soft_pair = _pair_under_glare(v, die, labels, rats, print_only)
+        soft_pair = _pair_under_glare(die, labels, rats, print_only)
     narrow = 1.0
     if print_only is not None:
         # print of one ink stands about as high everywhere on a face, glare or not, in the
