@@ -90,6 +90,7 @@ SHADE_CHROMA = 0.04  # ... of its colour in other light: chromaticity within thi
 SHADE_RATIO = (0.75, 2.4)  # ... and this many times as bright
 SHADE_LIT = 1.15  # ... for a white or grey die (a 1, or in a picture taken at an angle),
 # at least this many times
+SHADE_SATURATION = 0.06  # ... a coloured die: up to this much more saturated where lit brighter
 JOIN_COLOUR = 2.0  # pips a face left out, tried again: ring colours within this many tolerances
 JOIN_REACH = 1.0  # ... within this many face sides of its centre
 JOIN_MAX = 4  # ... at most this many of them (more: a pattern, not tried)
@@ -1954,9 +1955,30 @@ def _body_like(work: np.ndarray, f: _Face, turn: float, face: np.ndarray, tol: f
         # a white or grey die's hue is any light table's: only a body lit clearly more (a
         # top face above its side face) counts then
         low = SHADE_RATIO[0] if coloured and not lit else SHADE_LIT
-        like |= ((np.sqrt((chroma**2).sum(axis=2)) < SHADE_CHROMA)
+        like |= (_same_hue(chroma, face / total, ratio, coloured)
                  & (ratio > low) & (ratio < SHADE_RATIO[1]))  # fmt: skip
     return float(like.mean()) > 0.6
+
+
+def _same_hue(chroma: np.ndarray, own: np.ndarray, ratio: np.ndarray, coloured: bool
+              ) -> np.ndarray:  # fmt: skip
+    """Where ``chroma`` (chromaticity minus the face's own, ``own``) is its face's colour in
+    other light, ``ratio`` times as bright: within ``SHADE_CHROMA``; for a coloured die,
+    also up to ``SHADE_SATURATION`` further along its own colour where lit brighter, or
+    duller where darker (fifteenth pass). The light a table and the room throw into shade is
+    whiter than the lamp's share a coloured die sends back, so its face in shade is duller
+    than its top: a red die's front 3 in shade was a certain die under its top face, 0.05
+    more saturated (oblique render 10 000 028), as no die body of its colour was seen above.
+    """
+    within = np.sqrt((chroma**2).sum(axis=-1)) < SHADE_CHROMA
+    if not coloured:
+        return within
+    away = own - 1.0 / 3.0  # the face's colour away from grey
+    along = (chroma @ away) / max(float(np.linalg.norm(away)), 1e-6)
+    across = np.sqrt(np.maximum((chroma**2).sum(axis=-1) - along**2, 0.0))
+    more = np.where(ratio >= 1.0, along, -along)  # more saturated where brighter
+    return within | ((across < SHADE_CHROMA) & (more > -SHADE_CHROMA)
+                     & (more < SHADE_CHROMA + SHADE_SATURATION))  # fmt: skip
 
 
 def _face_light(work: np.ndarray, f: _Face) -> float:

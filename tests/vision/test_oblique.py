@@ -213,6 +213,10 @@ FRONT_UNDER_A_BRIGHT_TOP = [3_000_055]
 # tenth): a black die at 35 degrees, its top 6's squashed pips read as no face; its right
 # face 5, below them, was a certain die.
 UNDER_UNREAD_PIPS = [2_000_133]
+# 10 000 028 (heldout-i, blind in the fourteenth pass; studied in the fifteenth): a red die
+# at 18 degrees on the dark table, its top 2's pips not grouped; its front 3, in shade and
+# duller than the top face above it, was a certain die.
+FRONT_IN_SHADE_DULLER = [10_000_028]
 
 
 def _benchmark_scene(seed: int) -> tuple[np.ndarray, list[ObliqueTruth]]:
@@ -225,7 +229,8 @@ def _benchmark_scene(seed: int) -> tuple[np.ndarray, list[ObliqueTruth]]:
 
 @pytest.mark.parametrize("seed", STEEP_SIDE_FACES + BIG_PIPS_APART + TWO_FACES_AS_ONE
                                   + ONE_FACE_IN_HALVES + TOP_AND_SIDE_PIP
-                                  + FRONT_UNDER_A_BRIGHT_TOP + UNDER_UNREAD_PIPS)
+                                  + FRONT_UNDER_A_BRIGHT_TOP + UNDER_UNREAD_PIPS
+                                  + FRONT_IN_SHADE_DULLER)
 def test_a_side_face_seen_steeply_is_not_counted(seed: int) -> None:
     """Nor is the top face read wrong (BIG_PIPS_APART, TWO_FACES_AS_ONE,
     ONE_FACE_IN_HALVES, TOP_AND_SIDE_PIP)."""
