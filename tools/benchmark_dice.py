@@ -3,7 +3,7 @@
     python tools/benchmark_dice.py [--set webcam-white|tabletop-augmented|synthetic|all]
                                    [--split train|heldout|heldout-a|heldout-b|heldout-c|
                                             heldout-d|heldout-e|heldout-f|heldout-g|
-                                            heldout-h|heldout-i|all]
+                                            heldout-h|heldout-i|heldout-j|all]
                                    [--limit N] [--data DIR]
                                    [--dump FILE] [--max-dice N] [--classical]
                                    [--without-finder]
@@ -68,6 +68,8 @@ at the end of the eleventh (seeds 7 000 000.. were a validation range then: not 
 ``heldout-h`` (thirteenth pass; renders only, from seed 9 000 000) is the blind range of the
 thirteenth pass: heldout-g was run at the end of the twelfth. ``heldout-i`` (fourteenth
 pass; renders only, from seed 10 000 000) is the blind range of the fourteenth pass.
+``heldout-j`` (fifteenth pass; renders only, from seed 11 000 000) is the blind range of the
+fifteenth pass: heldout-i was run at the end of the fourteenth and its silent wrong studied.
 
 ``--set synthetic-shadow`` (ninth pass; not part of ``all``): the synthetic set's renders
 with a shadow's straight edge cast across one die at any angle (0.4-0.8 of the light on its
@@ -115,7 +117,8 @@ PHOTO_SETS = ("webcam-white", "tabletop-augmented")
 # first seed of the renders of each split (any other split: 50 000, "heldout" / "heldout-a")
 RENDER_SEEDS = {"train": 1000, "heldout-b": 2_000_000, "heldout-c": 3_000_000,
                 "heldout-d": 4_000_000, "heldout-e": 5_000_000, "heldout-f": 6_000_000,
-                "heldout-g": 8_000_000, "heldout-h": 9_000_000, "heldout-i": 10_000_000}
+                "heldout-g": 8_000_000, "heldout-h": 9_000_000, "heldout-i": 10_000_000,
+                "heldout-j": 11_000_000}
 
 
 @dataclass(frozen=True)
@@ -628,7 +631,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--split", default="all",
                     choices=["train", "heldout", "heldout-a", "heldout-b", "heldout-c",
                              "heldout-d", "heldout-e", "heldout-f", "heldout-g", "heldout-h",
-                             "heldout-i", "all"]
+                             "heldout-i", "heldout-j", "all"]
                     )  # fmt: skip
     ap.add_argument("--limit", type=int, default=None, help="at most N images per set/split")
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
