@@ -1334,6 +1334,10 @@ def _lone_body(work: np.ndarray, grey: np.ndarray, p: Pip, resp: np.ndarray,
     gap = _pip_stops_body(p, others, angles, reach_a * p.r)
     if gap < PIP_STOP:
         uncertain = True  # a picture of the face settles it: two pips or one (_second_opinion)
+        # ... unless its pip is off its body's middle or the body uneven too: two signs of
+        # one pip of a 2 (fifteenth pass: webcam two_28 under a soft shadow and two_33 with
+        # its hue turned, 1s the face model confirmed at 0.974 and 0.982)
+        unsettled = unsettled or spread > 2.2 or asym > 0.6
         notes.append(f"a lone pip: its body ends at another pip ({gap:.1f} radii short of it)")
         conf = min(conf, 0.4)
     return _Face(1, p.x, p.y, side, conf, uncertain, float(p.minor / p.major), notes, [p],

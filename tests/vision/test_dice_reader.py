@@ -1290,3 +1290,52 @@ def test_a_blurred_2_whose_pips_were_kept_apart_is_not_a_certain_1(contrast: flo
     # the sharp 2s beside it are still read
     read = [(v, d.value, d.uncertain) for v, d in matched(obs, _TWO_47[1:3]) if d]
     assert read == [(2, 2, False), (2, 2, False)], obs.notes
+
+
+SHARED_WEBCAM = Path("/work/shared/data/dice-photos/webcam-white")
+needs_shared = pytest.mark.skipif(not (SHARED_WEBCAM / "images").is_dir(),
+                                  reason="shared dice photos not present")  # fmt: skip
+
+
+def _shared_photo(name: str) -> tuple[np.ndarray, list[tuple[int, float, float, float]]]:
+    """A shared webcam train photo and its labels as (value, x, y, reach) in pixels."""
+    image = cv2.imread(str(SHARED_WEBCAM / "images" / f"{name}.jpg"), cv2.IMREAD_COLOR)
+    h, w = image.shape[:2]
+    truth = []
+    for line in (SHARED_WEBCAM / "labels" / f"{name}.txt").read_text().split("\n"):
+        if line.strip():
+            k, cx, cy, bw, bh = line.split()[:5]
+            truth.append((int(k) + 1, float(cx) * w, float(cy) * h,
+                          0.5 * max(float(bw) * w, float(bh) * h)))  # fmt: skip
+    return image, truth
+
+
+def _hue_turned(image: np.ndarray, turn: int) -> np.ndarray:
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    hsv[..., 0] = (hsv[..., 0].astype(int) + turn) % 180
+    return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+
+
+def _soft_shadow(image: np.ndarray, angle: float) -> np.ndarray:
+    """A soft shadow's edge through the picture's middle (0.6 of the light beyond it)."""
+    h, w = image.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    d = (xx - w / 2) * math.cos(angle) + (yy - h / 2) * math.sin(angle)
+    out = image.astype(np.float32) * (1 - 0.4 / (1 + np.exp(-d / 25)))[..., None]
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+@needs_shared
+@pytest.mark.parametrize(("name", "change"), [("train_two_33", "hue"), ("train_two_28", "shadow")])
+def test_a_lone_pip_off_its_body_s_middle_ending_at_a_pip_like_it_is_never_certain(
+        name: str, change: str) -> None:  # fmt: skip
+    """A webcam 2 whose pips the grouping kept apart, with its hue turned (another camera's
+    white balance) or a soft shadow's edge across the picture: one pip's body ended just
+    short of the other pip, and the pip lay off its body's middle (or the body was uneven).
+    The face model, shown the die, confirmed a 1 (0.982, 0.974). Two signs of half a 2: the
+    die stays asked, whatever the model says."""
+    image, truth = _shared_photo(name)
+    image = _hue_turned(image, 25) if change == "hue" else _soft_shadow(image, 1.48856)
+    obs = read_pips(image)
+    assert_never_certain_wrong(obs, truth)
+    assert any("ends at another pip" in n for n in obs.notes), obs.notes
