@@ -438,8 +438,9 @@ def _second_opinion(model: facenet.FaceNet, img: np.ndarray, scale: float, faces
       other doubt sets ``unsettled``: they say pips may be missing or belong to a bigger
       face (glare residue in an empty cell or on the face, a pip nearby left out, a row of
       a 6 lost, pips of unequal sizes, a loose fit, pips too big for a 2 or a 3, pips too
-      small to prove a 2, other pips around a lone pip, 7+ pips in a cluster), and the
-      model, shown the same pixels, can be fooled the same way.
+      small to prove a 2, other pips around a lone pip, a lone pip off its body's middle
+      whose body also ends at a pip like it, 7+ pips in a cluster), and the model, shown
+      the same pixels, can be fooled the same way.
     It never changes a value: a die it reads otherwise is asked, with its reading kept."""
     readings = [_reading(f, scale) for f in faces]
     centres = np.array([(d.x, d.y) for d in readings])
