@@ -1305,17 +1305,18 @@ def _lone_body(work: np.ndarray, grey: np.ndarray, p: Pip, resp: np.ndarray,
     notes = []
     uncertain = False
     conf = 0.85
+    uneven, off_middle = spread > 2.2, asym > 0.6
     why = [
         text
         for bad, text in (
-            (spread > 2.2, f"body reach uneven ({spread:.1f})"),
-            (asym > 0.6, f"pip off the middle ({asym:.2f})"),
+            (uneven, f"body reach uneven ({spread:.1f})"),
+            (off_middle, f"pip off the middle ({asym:.2f})"),
             (hits > 1, "other pips on its body"),
             (open_rays > 0, "body not closed"),
         )
         if bad
     ]
-    if spread > 2.2 and asym > 0.6:
+    if uneven and off_middle:
         return None  # an uneven body with the pip off its middle: no 1 (a side face's pip)
     unsettled = hits > 1  # more pips may be there: a 1 is then part of a face
     if why:
@@ -1326,7 +1327,7 @@ def _lone_body(work: np.ndarray, grey: np.ndarray, p: Pip, resp: np.ndarray,
     box = np.array([(p.x - half, p.y - half), (p.x + half, p.y - half),
                     (p.x + half, p.y + half), (p.x - half, p.y + half)])  # fmt: skip
     stray = _stray_marks(resp, box, [p], p.contrast)
-    if stray > 0.5 and hits > 1 and (spread > 2.2 or asym > 0.6):
+    if stray > 0.5 and hits > 1 and (uneven or off_middle):
         return None  # marks all around on an uneven body: print or text, no 1
     if stray > 0.5:
         uncertain = unsettled = True
@@ -1338,7 +1339,7 @@ def _lone_body(work: np.ndarray, grey: np.ndarray, p: Pip, resp: np.ndarray,
         # ... unless its pip is off its body's middle or the body uneven too: two signs of
         # one pip of a 2 (fifteenth pass: webcam two_28 under a soft shadow and two_33 with
         # its hue turned, 1s the face model confirmed at 0.974 and 0.982)
-        unsettled = unsettled or spread > 2.2 or asym > 0.6
+        unsettled = unsettled or uneven or off_middle
         notes.append(f"a lone pip: its body ends at another pip ({gap:.1f} radii short of it)")
         conf = min(conf, 0.4)
     return _Face(1, p.x, p.y, side, conf, uncertain, float(p.minor / p.major), notes, [p],
