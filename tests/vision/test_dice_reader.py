@@ -99,16 +99,24 @@ def photo_cases() -> list[tuple[str, Path]]:
     return [(p.parent.name, p) for p in sorted(DATA.glob("*/*.jpg"))]
 
 
-@pytest.mark.parametrize(("kind", "path"), photo_cases(), ids=lambda v: getattr(v, "stem", v))
-def test_real_photos_read_as_labelled(kind: str, path: Path) -> None:
+def labelled(path: Path, labels: Path | None = None
+             ) -> tuple[np.ndarray, list[tuple[int, float, float, float]]]:  # fmt: skip
+    """A photo and its YOLO labels (``labels``, else the .txt beside it) as (value, x, y,
+    reach) in pixels, reach 0.75 of the box's long side plus 10 px."""
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    assert image is not None
+    assert image is not None, path
     h, w = image.shape[:2]
     truth = []
-    for line in path.with_suffix(".txt").read_text(encoding="utf-8").splitlines():
+    text = (labels or path.with_suffix(".txt")).read_text(encoding="utf-8")
+    for line in text.splitlines():
         c, cx, cy, bw, bh = (float(v) for v in line.split())
-        reach = 0.75 * max(bw * w, bh * h) + 10
-        truth.append((int(c) + 1, cx * w, cy * h, reach))
+        truth.append((int(c) + 1, cx * w, cy * h, 0.75 * max(bw * w, bh * h) + 10))
+    return image, truth
+
+
+@pytest.mark.parametrize(("kind", "path"), photo_cases(), ids=lambda v: getattr(v, "stem", v))
+def test_real_photos_read_as_labelled(kind: str, path: Path) -> None:
+    image, truth = labelled(path)
     obs = read_pips(image)
     pairs = matched(obs, truth)
     assert [v for v, d in pairs if d is None] == [], f"missed dice: {obs.notes}"
@@ -362,13 +370,7 @@ def test_dice_whose_2_and_3_sit_on_a_short_diagonal_are_read() -> None:
     """Some dice print their 2 and 3 on a shorter diagonal than their 6 (a held-out webcam
     frame, in the half studied since the sixth pass): their pips look too big for their
     side, but each sits in the middle of its die, so the three 3s are read, not asked."""
-    path = DATA / "webcam-white" / "short-diagonal" / "valid_valid_80.jpg"
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    h, w = image.shape[:2]
-    truth = []
-    for line in path.with_suffix(".txt").read_text(encoding="utf-8").splitlines():
-        c, cx, cy, bw, bh = (float(v) for v in line.split())
-        truth.append((int(c) + 1, cx * w, cy * h, 0.75 * max(bw * w, bh * h) + 10))
+    image, truth = labelled(DATA / "webcam-white" / "short-diagonal" / "valid_valid_80.jpg")
     obs = read_pips(image)
     assert_never_certain_wrong(obs, truth)
     assert_no_certain_ghost(obs, truth)
@@ -1297,19 +1299,6 @@ needs_shared = pytest.mark.skipif(not (SHARED_WEBCAM / "images").is_dir(),
                                   reason="shared dice photos not present")  # fmt: skip
 
 
-def _shared_photo(name: str) -> tuple[np.ndarray, list[tuple[int, float, float, float]]]:
-    """A shared webcam train photo and its labels as (value, x, y, reach) in pixels."""
-    image = cv2.imread(str(SHARED_WEBCAM / "images" / f"{name}.jpg"), cv2.IMREAD_COLOR)
-    h, w = image.shape[:2]
-    truth = []
-    for line in (SHARED_WEBCAM / "labels" / f"{name}.txt").read_text().split("\n"):
-        if line.strip():
-            k, cx, cy, bw, bh = line.split()[:5]
-            truth.append((int(k) + 1, float(cx) * w, float(cy) * h,
-                          0.5 * max(float(bw) * w, float(bh) * h)))  # fmt: skip
-    return image, truth
-
-
 def _hue_turned(image: np.ndarray, turn: int) -> np.ndarray:
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
     hsv[..., 0] = (hsv[..., 0].astype(int) + turn) % 180
@@ -1334,7 +1323,8 @@ def test_a_lone_pip_off_its_body_s_middle_ending_at_a_pip_like_it_is_never_certa
     short of the other pip, and the pip lay off its body's middle (or the body was uneven).
     The face model, shown the die, confirmed a 1 (0.982, 0.974). Two signs of half a 2: the
     die stays asked, whatever the model says."""
-    image, truth = _shared_photo(name)
+    image, truth = labelled(SHARED_WEBCAM / "images" / f"{name}.jpg",
+                            SHARED_WEBCAM / "labels" / f"{name}.txt")  # fmt: skip
     image = _hue_turned(image, 25) if change == "hue" else _soft_shadow(image, 1.48856)
     obs = read_pips(image)
     assert_never_certain_wrong(obs, truth)
