@@ -257,9 +257,12 @@ def _glared(seed: int, mode: str) -> tuple[np.ndarray, object]:
 
 
 def test_glare_residue_on_a_face_is_never_confirmed() -> None:
-    """A glare disc over the middle pip of a 3 leaves a faint mark: the pips read a 2 with
+    """A glare disc over the middle pip of a 3 on a game board: the pips read a 2 with
     "unexplained marks on the face" (asked). The model, shown the same pixels, also sees a
-    2: it must not confirm it (found by review: it did, at 0.992)."""
+    2: it must not confirm it (found by review: it did, at 0.992). (Fifteenth pass: the disc
+    leaves no mark on the face itself; the marks are the board's lines around the die, which
+    keep any 2 or 3 unsettled. On a plain table such a 3 is a certain 2: docs/vision.md,
+    "Tried and dropped: marks beside a 2 or a 3".)"""
     img, t = _glared(970_011, "glare")
     obs = read_pips(img)
     die = [d for d in obs.dice if math.hypot(d.x - t.x, d.y - t.y) < 0.5 * t.size]
