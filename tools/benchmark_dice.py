@@ -629,10 +629,8 @@ def main(argv: list[str] | None = None) -> int:
                              "synthetic-designs", "all", "busy", "synthetic-oblique",
                              "synthetic-shadow"])  # fmt: skip
     ap.add_argument("--split", default="all",
-                    choices=["train", "heldout", "heldout-a", "heldout-b", "heldout-c",
-                             "heldout-d", "heldout-e", "heldout-f", "heldout-g", "heldout-h",
-                             "heldout-i", "heldout-j", "all"]
-                    )  # fmt: skip
+                    choices=["train", "heldout", "heldout-a",
+                             *(k for k in RENDER_SEEDS if k != "train"), "all"])  # fmt: skip
     ap.add_argument("--limit", type=int, default=None, help="at most N images per set/split")
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--failures", action="store_true", help="list silent wrong readings")

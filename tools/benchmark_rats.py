@@ -84,6 +84,11 @@ BLIND12_START = 10_000_000  # the twelfth pass's blind range: run, spent
 BLIND13_START = 11_000_000  # the thirteenth pass's blind range: run, spent
 BLIND14_START = 12_000_000  # the fourteenth pass's blind range: run, spent
 BLIND15_START = 13_000_000  # the fifteenth pass's blind range: run once, at the end
+SPLIT_STARTS = {"heldout": HELDOUT_START, "tuning": TUNING.start, "fresh": FRESH_START,
+                "wide": WIDE_START, "blind7": BLIND7_START, "blind8": BLIND8_START,
+                "wide8": WIDE8_START, "blind9": BLIND9_START, "blind10": BLIND10_START,
+                "blind11": BLIND11_START, "blind12": BLIND12_START, "blind13": BLIND13_START,
+                "blind14": BLIND14_START, "blind15": BLIND15_START}  # --split: its first seed
 TEACH_SEEDS = 50_000  # teaching pictures (tuning seeds, outside every measured range)
 ENGRAVED = RatStyle(mark_colour=(62, 66, 72), rat_scale=1.1, two_layout="side", two_scale=0.85,
                     two_gap=0.3)  # fmt: skip
@@ -217,21 +222,12 @@ def run(name: str, scenes: Iterator[Scene], model: RatModel | None, verbose: boo
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--split", choices=("heldout", "tuning", "fresh", "wide", "blind7", "blind8",
-                                        "wide8", "blind9", "blind10", "blind11", "blind12",
-                                        "blind13", "blind14", "blind15"),
-                    default="heldout")  # fmt: skip
+    ap.add_argument("--split", choices=tuple(SPLIT_STARTS), default="heldout")
     ap.add_argument("--images", type=int, default=300)
     ap.add_argument("--sets", default="standard,dark,small,engraved,standard-taught")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
-    starts = {"heldout": HELDOUT_START, "fresh": FRESH_START, "wide": WIDE_START,
-              "blind7": BLIND7_START, "blind8": BLIND8_START, "wide8": WIDE8_START,
-              "blind9": BLIND9_START, "blind10": BLIND10_START,
-              "blind11": BLIND11_START, "blind12": BLIND12_START,
-              "blind13": BLIND13_START, "blind14": BLIND14_START,
-              "blind15": BLIND15_START}  # fmt: skip
-    start = starts.get(args.split, TUNING.start)
+    start = SPLIT_STARTS[args.split]
     seeds = range(start, start + args.images)
     sets: dict[str, Callable[[range], Iterator[Scene]]] = {
         "standard": standard, "dark": dark, "small": small, "engraved": engraved,
