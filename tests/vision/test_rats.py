@@ -1110,40 +1110,35 @@ def test_a_cocked_die_near_the_centre_is_asked_not_read_from_its_side_face() -> 
 
 
 # -- fourteenth pass: a glare's peak beside a rat ------------------------------------------------
-def test_a_glare_s_peak_beside_a_rat_is_not_read_as_a_second_rat() -> None:
-    # blind13 11 000 124 (spent): wood in dim light, five dice of 76 px, grey print; a glare on
-    # the varnish beside a one-rat die's rat. The camera's noise roughens the glare's peak, so
-    # it is not round enough to be left out as a glare spot (elongation 1.55), and cut at half
-    # the face's contrast it is as big as one of two rats: a certain 2. Once light as broad as
-    # a glare is taken away the rat keeps its height and the glare's peak falls to 0.47 of it
-    img, truths, _ = random_scene(11_000_124)
+# blind13 11 000 124 (spent): wood in dim light, five dice of 76 px, grey print; a glare on the
+# varnish beside a one-rat die's rat. The camera's noise roughens the glare's peak, so it is not
+# round enough to be left out as a glare spot (elongation 1.55), and cut at half the face's
+# contrast it is as big as one of two rats: a certain 2. Once light as broad as a glare is
+# taken away the rat keeps its height and the glare's peak falls to 0.47 of it
+GLARE_PEAK_BESIDE_A_RAT = (11_000_124, (42.0, 80.0), 1)
+# blind14 12 000 031 (spent; fifteenth pass), small set: a white mat in dim light, two dice of
+# 33 px, grey print, the two-rat die's small rats side by side (two_scale 0.52) with a glare on
+# the varnish between them. The glare lifts the wood between the rats to about two thirds of
+# the print's height, so cut at half the marks' height the two rats and the glare are one mark
+# of one rat's size and shape: a certain 1. Cut higher, where only print stands, it falls into
+# two pieces of one size
+TWO_SMALL_RATS_JOINED_BY_A_GLARE = (12_000_031, (26.0, 40.0), 2)
+
+
+@pytest.mark.parametrize(("seed", "die_px", "glared"),
+                         [GLARE_PEAK_BESIDE_A_RAT, TWO_SMALL_RATS_JOINED_BY_A_GLARE])
+def test_a_glare_on_a_die_asks_it_to_move_the_lamp_or_is_read_right(
+        seed: int, die_px: tuple[float, float], glared: int) -> None:  # fmt: skip
+    """The die with the glare (the one showing ``glared`` rats) is asked in the players'
+    category "light" or read right; the dice beside it are read right and certain."""
+    img, truths, _ = random_scene(seed, die_px=die_px)
     obs = read_rats(img)
     readings = match(obs, truths)
     for t, r in zip(truths, readings, strict=True):
         assert r is not None, t
-        if t.value:  # the one-rat die with the glare beside its rat
-            assert r.uncertain or r.value == 1, r
+        if t.value == glared:
+            assert r.uncertain or r.value == glared, (r, obs.notes)
             assert r.doubt in ("", "light"), r
         else:
-            assert (r.value, r.uncertain) == (0, False), (t, r, obs.notes)
-    assert len(obs.dice) == len(truths)
-
-
-def test_two_small_rats_joined_by_a_glare_are_not_read_as_one() -> None:
-    # blind14 12 000 031 (spent), small set: a white mat in dim light, two dice of 33 px, grey
-    # print, the two-rat die's small rats side by side (two_scale 0.52) with a glare on the
-    # varnish between them. The glare lifts the wood between the rats to about two thirds of
-    # the print's height, so cut at half the marks' height the two rats and the glare are one
-    # mark of one rat's size and shape: a certain 1. Cut higher, where only print stands, it
-    # falls into two pieces of one size: asked (a glare: move the lamp), or read 2
-    img, truths, _ = random_scene(12_000_031, die_px=(26.0, 40.0))
-    obs = read_rats(img)
-    readings = match(obs, truths)
-    for t, r in zip(truths, readings, strict=True):
-        assert r is not None, t
-        if t.value == 2:
-            assert r.uncertain or r.value == 2, (r, obs.notes)
-            assert r.doubt in ("", "light"), r
-        else:  # the one-rat die beside it, without a glare: read as before
             assert (r.value, r.uncertain) == (t.value, False), (t, r, obs.notes)
     assert len(obs.dice) == len(truths)
