@@ -176,6 +176,10 @@ NARROW_PEAK = 0.65  # one of two marks on a face with broad light standing under
 SPLIT_CUTS = (0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9)  # a lone mark under broad light cut
 #                     again at these of its own peak: two pieces of one size (SECOND_MIN), each
 #                     as big as one of two rats, may be two rats joined by a glare: asked
+OFF_FACE_REACH = 0.25  # light left out as off the top face's core yet reaching this deep into
+#                     the die (of the side), as big, crisp and bright as print: the face was
+#                     fitted off the die's print, asked (a lit rim reaches 0.06-0.15; such light
+#                     on the small dice read right: 0.22 at most; the rat left out: 0.31)
 
 
 @dataclass(frozen=True)
@@ -206,6 +210,8 @@ class FaceFeatures:
     #                      light narrower than a glare, of the print's height there (else 1)
     split: float = 0.0  # a lone mark on a face with broad light (any die size): the best
     #                     balance of two pieces it falls into at a higher cut (SPLIT_CUTS)
+    off_face: float = 0.0  # the deepest reach (of the side) of print-like light left out as
+    #                        lying off the top face's core (OFF_FACE_REACH and more, else 0)
 
     @property
     def count(self) -> int:
@@ -1334,6 +1340,26 @@ def _specks(rats: list[_Mark], face_area: float, shine: bool) -> list[_Mark]:
     return extra
 
 
+def _off_face(found: list[_Mark], side: float, contrast: float) -> float:
+    """The deepest reach (of the side) of light left out as lying mostly off the top face's
+    core (not a thin sliver) that looks printed (as big as one of two rats, as crisp as print,
+    standing ``PRINT_PEAK`` of the marks' height) and reaches ``OFF_FACE_REACH`` of the side
+    or more into the die; 0 when there is none.
+
+    The core is where the face was fitted in the die's blob; light off it is a lit rim or a
+    side face, and those lie along the outline. Print reaching deep into the blob yet off the
+    core means the face was fitted off the die's own face: the blob took in something dark
+    joined to the die (a board's printed line, a shadow) on the side away from the picture's
+    centre, the fit took it for the side faces a die shows there and moved the face onto it,
+    and a rat of the face was left out (blind15 13 000 402, small set: a two-rat die on a
+    board's line read a certain 1)."""
+    thin = [m for m in found if m.thick < RIM_THICK * side and m.length > 6 * m.thick]
+    return max((m.reach for m in found
+                if m.inner < MIN_INNER and m not in thin and m.reach >= OFF_FACE_REACH
+                and _looks_printed(m, side) and float(m.light.max()) >= PRINT_PEAK * contrast),
+               default=0.0)  # fmt: skip
+
+
 def _is_glare(m: _Mark) -> bool:
     """A round light spot with soft edges: a glare on the varnish, not print."""
     return m.sharp <= GLARE_SHARP and _is_round(m)
@@ -1386,6 +1412,8 @@ def measure_face(v: Any, die: _Die, min_contrast: float = MIN_CONTRAST) -> FaceF
     else:
         comps = [m for m in comps if m not in outline]
     outline_print = any(_looks_printed(m, die.side) for m in outline)
+    # print-like light deep in the die but off the fitted face: the face was fitted off it
+    off_face = _off_face(found, die.side, contrast)
     # a glare needs broad light under it; without, a round soft mark is small blurred print
     # (on a small die the print itself blurs into round soft blobs: no glare is assumed)
     broad = glare >= max(GLARE_BROAD, GLARE_BROAD_REL * contrast)
@@ -1414,7 +1442,7 @@ def measure_face(v: Any, die: _Die, min_contrast: float = MIN_CONTRAST) -> FaceF
         return FaceFeatures(contrast, 0.0, (), 1.0, glare, 0.0, BLANK_HU,
                             spots=len(spots), burnt=burnt, outline=len(outline) + len(gone),
                             outline_print=outline_print, hidden=hidden,
-                            line=max(lines, default=0.0))  # fmt: skip
+                            line=max(lines, default=0.0), off_face=off_face)  # fmt: skip
     total = sum(m.area for m in comps) / face_area
     # rat-sized: at least a tenth of the largest mark (smaller ones are specks)
     rats = [m for m in comps if m.area >= RAT_SIZED * comps[0].area]
@@ -1462,7 +1490,7 @@ def measure_face(v: Any, die: _Die, min_contrast: float = MIN_CONTRAST) -> FaceF
                         sharpest=max(m.sharp for m in rats) if die.side >= RESOLVED else 0.0,
                         hidden=hidden, joined=joined, shine=shine, specks=len(specks),
                         peak=max(float(m.light.max()) for m in rats) / max(contrast, 1.0),
-                        narrow=narrow, split=split)
+                        narrow=narrow, split=split, off_face=off_face)
 
 
 # -- deciding --------------------------------------------------------------------------------
@@ -1553,11 +1581,31 @@ def _glare_join_doubt(f: FaceFeatures, decided: tuple[int, float, list[str]]
     return value, conf, why
 
 
+def _off_face_doubt(f: FaceFeatures, decided: tuple[int, float, list[str]]
+                    ) -> tuple[int, float, list[str]]:  # fmt: skip
+    """Ask, whatever the face reads, when print-like light deep in the die was left out as
+    lying off the fitted top face (:func:`_off_face`): the face was fitted off the die's own
+    face, and a rat of it may be among what was left out."""
+    value, conf, why = decided
+    if f.off_face > 0:
+        conf = min(conf, 0.4)
+        why = [*why, f"print-like light off the fitted face, {f.off_face:.2f} of the side "
+                     "deep in the die: its outline joined to something dark, a rat left "
+                     "out?"]  # fmt: skip
+    return value, conf, why
+
+
+def _doubts(f: FaceFeatures, decided: tuple[int, float, list[str]]
+            ) -> tuple[int, float, list[str]]:  # fmt: skip
+    """Every doubt judged after the face is read, by the built-in rules or the taught model."""
+    return _off_face_doubt(
+        f, _glare_join_doubt(f, _glare_peak_doubt(f, _cut_doubt(f, _outline_doubt(f, decided))))
+    )
+
+
 def decide_default(f: FaceFeatures) -> tuple[int, float, list[str]]:
     """The built-in rules: (rats, confidence, reasons for doubt)."""
-    return _glare_join_doubt(
-        f, _glare_peak_doubt(f, _cut_doubt(f, _outline_doubt(f, _decide_rules(f))))
-    )
+    return _doubts(f, _decide_rules(f))
 
 
 def _decide_rules(f: FaceFeatures) -> tuple[int, float, list[str]]:
@@ -1625,9 +1673,7 @@ def decide_model(f: FaceFeatures, model: RatModel) -> tuple[int, float, list[str
     """Score against the taught classes: (rats, confidence, reasons for doubt)."""
     if not model.classes:
         return decide_default(f)
-    return _glare_join_doubt(
-        f, _glare_peak_doubt(f, _cut_doubt(f, _outline_doubt(f, _decide_taught(f, model))))
-    )
+    return _doubts(f, _decide_taught(f, model))
 
 
 def _decide_taught(f: FaceFeatures, model: RatModel) -> tuple[int, float, list[str]]:

@@ -1142,3 +1142,31 @@ def test_a_glare_on_a_die_asks_it_to_move_the_lamp_or_is_read_right(
         else:
             assert (r.value, r.uncertain) == (t.value, False), (t, r, obs.notes)
     assert len(obs.dice) == len(truths)
+
+
+# -- sixteenth pass: a die's face fitted off its print ------------------------------------------
+# blind15 13 000 402 (spent), small set: a printed board in dim light, four dice of 28 px, the
+# two-rat die's rats nose to tail (two_layout "tail"). A board's printed line joins the die's
+# blob on the side away from the picture's centre; the face's fit took the blob's extra length
+# for the side faces a die shows towards the centre and moved the face half of it away, onto
+# the line: the upper rat lay off the fitted face (0.15 of it on the core), was left out as
+# rim, and the lower rat alone read a certain 1. The rat left out reaches 0.31 of the side deep
+# into the die, where no lit rim or side face reaches
+A_FACE_FITTED_OFF_ITS_PRINT = 13_000_402
+
+
+def test_a_rat_left_out_by_a_face_fitted_off_the_die_is_asked() -> None:
+    """The two-rat die is asked (something joined to it: "hidden") or read 2; the three dice
+    beside it are read right and certain; no ghost."""
+    img, truths, _ = random_scene(A_FACE_FITTED_OFF_ITS_PRINT, die_px=(26.0, 40.0))
+    obs = read_rats(img)
+    readings = match(obs, truths)
+    assert [t.value for t in truths] == [2, 2, 1, 1]
+    for i, (t, r) in enumerate(zip(truths, readings, strict=True)):
+        assert r is not None, t
+        if i == 0:  # the die on the board's line
+            assert r.uncertain or r.value == 2, (r, obs.notes)
+            assert r.value == 2 or r.doubt == "hidden", r
+        else:
+            assert (r.value, r.uncertain) == (t.value, False), (t, r, obs.notes)
+    assert len(obs.dice) == len(truths)
