@@ -3,7 +3,7 @@
     python tools/benchmark_dice.py [--set webcam-white|tabletop-augmented|synthetic|all]
                                    [--split train|heldout|heldout-a|heldout-b|heldout-c|
                                             heldout-d|heldout-e|heldout-f|heldout-g|
-                                            heldout-h|heldout-i|heldout-j|all]
+                                            heldout-h|heldout-i|heldout-j|heldout-k|all]
                                    [--limit N] [--data DIR]
                                    [--dump FILE] [--max-dice N] [--classical]
                                    [--without-finder]
@@ -70,6 +70,8 @@ thirteenth pass: heldout-g was run at the end of the twelfth. ``heldout-i`` (fou
 pass; renders only, from seed 10 000 000) is the blind range of the fourteenth pass.
 ``heldout-j`` (fifteenth pass; renders only, from seed 11 000 000) is the blind range of the
 fifteenth pass: heldout-i was run at the end of the fourteenth and its silent wrong studied.
+``heldout-k`` (sixteenth pass; renders only, from seed 12 000 000) is the blind range of the
+sixteenth pass: heldout-j was run at the end of the fifteenth and its certain ghost studied.
 
 ``--set synthetic-shadow`` (ninth pass; not part of ``all``): the synthetic set's renders
 with a shadow's straight edge cast across one die at any angle (0.4-0.8 of the light on its
@@ -118,7 +120,7 @@ PHOTO_SETS = ("webcam-white", "tabletop-augmented")
 RENDER_SEEDS = {"train": 1000, "heldout-b": 2_000_000, "heldout-c": 3_000_000,
                 "heldout-d": 4_000_000, "heldout-e": 5_000_000, "heldout-f": 6_000_000,
                 "heldout-g": 8_000_000, "heldout-h": 9_000_000, "heldout-i": 10_000_000,
-                "heldout-j": 11_000_000}
+                "heldout-j": 11_000_000, "heldout-k": 12_000_000}
 
 
 @dataclass(frozen=True)

@@ -1270,6 +1270,19 @@ def test_a_six_whose_columns_were_read_as_two_3s_counts_once(k: int) -> None:
             assert [d.value for d in here] == [6], (here, obs.notes)
 
 
+def _soft_shadow(image: np.ndarray, angle: float, through: tuple[float, float] | None = None,
+                 depth: float = 0.4, width: float = 25.0) -> np.ndarray:
+    """A soft shadow's edge through the point ``through`` (default: the picture's middle),
+    across the direction ``angle`` (radians); beyond it ``depth`` of the light is taken away,
+    over a logistic edge ``width`` px wide."""
+    h, w = image.shape[:2]
+    cx, cy = through if through is not None else (w / 2, h / 2)
+    yy, xx = np.mgrid[0:h, 0:w]
+    d = (xx - cx) * math.cos(angle) + (yy - cy) * math.sin(angle)
+    out = image.astype(np.float32) * (1 - depth / (1 + np.exp(-d / width)))[..., None]
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
 # the 2s of webcam train_two_47, cropped at (142, 206): (value, x, y, reach) in the crop
 _TWO_47 = [(2, 150.0, 150.0, 20.0), (2, 44.0, 60.0, 20.0), (2, 187.0, 47.0, 16.0),
            (2, 61.0, 245.0, 25.0)]  # fmt: skip
@@ -1294,6 +1307,27 @@ def test_a_blurred_2_whose_pips_were_kept_apart_is_not_a_certain_1(contrast: flo
     assert read == [(2, 2, False), (2, 2, False)], obs.notes
 
 
+# a soft shadow's edge (8 px) across the crop of train_two_47: (angle in twelfths of a half
+# turn, the point it runs through, the share of the light it takes away); each gave a
+# certain 1 for the 2 in the middle or top left (/tmp/a15/search47.py, fifteenth pass)
+_SHADOWS_ON_47 = [(1, (187, 47), 0.5), (1, (187, 47), 0.4), (0, (44, 60), 0.3),
+                  (8, (187, 47), 0.3)]  # fmt: skip
+
+
+@pytest.mark.parametrize(("turn", "through", "depth"), _SHADOWS_ON_47)
+def test_a_2_crossed_by_a_shadow_s_edge_between_its_pips_is_not_a_certain_1(
+        turn: int, through: tuple[int, int], depth: float) -> None:  # fmt: skip
+    """The edge runs between a blurred 2's pips, kept apart by the grouping: one pip's body
+    ends at the edge, evenly enough for a 1, short of the other pip (in shade, as dark for
+    its light). Over the die's face, in its colour in one light or another, the two pips
+    are one face's: the lone pip is asked."""
+    path = DATA / "webcam-white" / "crops" / "train_two_47_x142_y206.jpg"
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    obs = read_pips(_soft_shadow(image, turn * math.pi / 12, through, depth, 8.0))
+    assert_never_certain_wrong(obs, _TWO_47)
+    assert_no_certain_ghost(obs, _TWO_47)
+
+
 SHARED_WEBCAM = Path("/work/shared/data/dice-photos/webcam-white")
 needs_shared = pytest.mark.skipif(not (SHARED_WEBCAM / "images").is_dir(),
                                   reason="shared dice photos not present")  # fmt: skip
@@ -1305,13 +1339,18 @@ def _hue_turned(image: np.ndarray, turn: int) -> np.ndarray:
     return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
 
 
-def _soft_shadow(image: np.ndarray, angle: float) -> np.ndarray:
-    """A soft shadow's edge through the picture's middle (0.6 of the light beyond it)."""
-    h, w = image.shape[:2]
-    yy, xx = np.mgrid[0:h, 0:w]
-    d = (xx - w / 2) * math.cos(angle) + (yy - h / 2) * math.sin(angle)
-    out = image.astype(np.float32) * (1 - 0.4 / (1 + np.exp(-d / 25)))[..., None]
-    return np.clip(out, 0, 255).astype(np.uint8)
+@needs_shared
+@pytest.mark.parametrize(("name", "angle"), [("train_two_38", 2.36756), ("train_two_5", 2.56575)])
+def test_a_webcam_2_with_a_shadow_s_edge_between_its_pips_is_never_a_certain_1(
+        name: str, angle: float) -> None:  # fmt: skip
+    """A soft shadow's edge across the picture runs between a 2's pips: the lit pip's body
+    ended at the edge 2.3 radii short of the shaded pip (two_38), or the shaded pip's at the
+    light 3.4 radii short of the lit one (two_5). Each was a certain 1 with no note."""
+    image, truth = labelled(SHARED_WEBCAM / "images" / f"{name}.jpg",
+                            SHARED_WEBCAM / "labels" / f"{name}.txt")  # fmt: skip
+    obs = read_pips(_soft_shadow(image, angle))
+    assert_never_certain_wrong(obs, truth)
+    assert any("one face with a pip like it" in n for n in obs.notes), obs.notes
 
 
 @needs_shared

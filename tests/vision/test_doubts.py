@@ -41,6 +41,7 @@ NOTES: list[tuple[str, str | None]] = [
     # pip dice (companion/vision/dice.py)
     ("die at (448, 141): top or side face?", SIDE),
     ("top face vs side face unclear", SIDE),
+    ("a side face above a squarer face?", SIDE),
     ("die body above this face (side face?)", SIDE),
     ("a die body lit brighter above it", SIDE),
     ("a die body lit brighter beside it", SIDE),
@@ -64,6 +65,7 @@ NOTES: list[tuple[str, str | None]] = [
     ("marks of 5 pips and 0 pip-like marks in other light beside it left out", HIDDEN),
     ("pips joined across uneven light (2 + 1)", LIGHT),
     ("a lone pip: its body runs on in shade (a shadow's edge across it?)", LIGHT),
+    ("a lone pip: one face with a pip like it (a shadow across it?)", LIGHT),
     ("a thin line of light deep in the face (0.213): a rat's tail?", HIDDEN),
     ("its pips with pips like them in other light make a bigger face (a shadow's edge "
      "across it?)", LIGHT),

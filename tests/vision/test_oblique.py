@@ -217,6 +217,11 @@ UNDER_UNREAD_PIPS = [2_000_133]
 # at 18 degrees on the dark table, its top 2's pips not grouped; its front 3, in shade and
 # duller than the top face above it, was a certain die.
 FRONT_IN_SHADE_DULLER = [10_000_028]
+# 11 000 108 (heldout-j, blind in the fifteenth pass; studied in the sixteenth): a red die
+# low in a picture taken straight down (0.4 degrees): the camera sees the side face that
+# looks towards the picture's middle, above the top face. That squashed 2, above the top 1,
+# was a certain die.
+FAR_SIDE_ABOVE = [11_000_108]
 
 
 def _benchmark_scene(seed: int) -> tuple[np.ndarray, list[ObliqueTruth]]:
@@ -230,7 +235,7 @@ def _benchmark_scene(seed: int) -> tuple[np.ndarray, list[ObliqueTruth]]:
 @pytest.mark.parametrize("seed", STEEP_SIDE_FACES + BIG_PIPS_APART + TWO_FACES_AS_ONE
                                   + ONE_FACE_IN_HALVES + TOP_AND_SIDE_PIP
                                   + FRONT_UNDER_A_BRIGHT_TOP + UNDER_UNREAD_PIPS
-                                  + FRONT_IN_SHADE_DULLER)
+                                  + FRONT_IN_SHADE_DULLER + FAR_SIDE_ABOVE)
 def test_a_side_face_seen_steeply_is_not_counted(seed: int) -> None:
     """Nor is the top face read wrong (BIG_PIPS_APART, TWO_FACES_AS_ONE,
     ONE_FACE_IN_HALVES, TOP_AND_SIDE_PIP)."""
