@@ -1505,14 +1505,20 @@ def _ramp(x: float, bad: float, good: float) -> float:
     return _clip01((x - bad) / (good - bad))
 
 
+def _ask(decided: tuple[int, float, list[str]], cap: float, why: str
+         ) -> tuple[int, float, list[str]]:  # fmt: skip
+    """``decided`` (rats, confidence, reasons) asked: its confidence at most ``cap``, ``why``
+    added to its reasons; the value is kept."""
+    value, conf, reasons = decided
+    return value, min(conf, cap), [*reasons, why]
+
+
 def _outline_doubt(f: FaceFeatures, decided: tuple[int, float, list[str]]
                    ) -> tuple[int, float, list[str]]:  # fmt: skip
     """Ask when light left out as rim along the outline could be a rat cut off."""
-    value, conf, why = decided
     if f.outline_print:
-        conf = min(conf, 0.5)
-        why = [*why, "rat-sized light along the die's outline: print cut off?"]
-    return value, conf, why
+        decided = _ask(decided, 0.5, "rat-sized light along the die's outline: print cut off?")
+    return decided
 
 
 def _cut_doubt(f: FaceFeatures, decided: tuple[int, float, list[str]]
@@ -1523,30 +1529,29 @@ def _cut_doubt(f: FaceFeatures, decided: tuple[int, float, list[str]]
     marks are still one piece of light at ``JOINED`` of the dimmer one's peak (two rats are
     printed apart: the light between them falls to the wood, or to a glare's level; one rat
     broken at a thin neck or tail by blur stays near the print's height there)."""
-    value, conf, why = decided
+    value = decided[0]
     if value == 1 and f.hidden >= OUTLINE_PRINT[0]:
-        conf = min(conf, 0.5)
-        why = [*why, f"a second mark under the cut ({f.hidden:.3f} of the face)"]
+        decided = _ask(decided, 0.5, f"a second mark under the cut ({f.hidden:.3f} of the face)")
     if value == 1 and f.peak < PRINT_PEAK:
         # the marks' height was set by light left out as not print (table light seen inside
         # the outline, a lit rim): the cut at half of it sits high on the print, which may
         # lose a second rat under it or keep only the joined rats' brightest part
-        conf = min(conf, 0.5)
-        why = [*why, f"the cut set by light that is not print (the rat stands {f.peak:.2f})"]
+        decided = _ask(decided, 0.5, "the cut set by light that is not print (the rat stands "
+                                     f"{f.peak:.2f})")  # fmt: skip
     if value == 0 and f.hidden >= OUTLINE_PRINT[0]:
-        conf = min(conf, 0.5)
-        why = [*why, f"marks under the cut set by light at the outline ({f.hidden:.3f})"]
+        decided = _ask(decided, 0.5,
+                       f"marks under the cut set by light at the outline ({f.hidden:.3f})")
     if value == 0 and f.line > 0:
         # print keeps to the face, the lit rim to its outline: a thin crisp line deep in a
         # blank face is print, a rat's tail whose body lies under something dark (a die-wide
         # bar over three quarters of a one-rat die: the die and the bar looked like two
         # blank dice touching, and the die read a certain 0)
-        conf = min(conf, 0.5)
-        why = [*why, f"a thin line of light deep in the face ({f.line:.3f}): a rat's tail?"]
+        decided = _ask(decided, 0.5,
+                       f"a thin line of light deep in the face ({f.line:.3f}): a rat's tail?")
     if value == 2 and f.joined >= JOINED:
-        conf = min(conf, 0.4)
-        why = [*why, f"two marks joined by light ({f.joined:.1f} of the dimmer): one rat?"]
-    return value, conf, why
+        decided = _ask(decided, 0.4,
+                       f"two marks joined by light ({f.joined:.1f} of the dimmer): one rat?")
+    return decided
 
 
 def _glare_peak_doubt(f: FaceFeatures, decided: tuple[int, float, list[str]]
@@ -1557,12 +1562,10 @@ def _glare_peak_doubt(f: FaceFeatures, decided: tuple[int, float, list[str]]
     under the glare too); a glare's peak beside a rat, its edge roughened by the camera's noise
     in dim light so that it no longer looks round, was read as a second rat (blind13
     11 000 124: a one-rat die, a certain 2)."""
-    value, conf, why = decided
     if f.count >= 2 and f.narrow < NARROW_PEAK:
-        conf = min(conf, 0.4)
-        why = [*why, f"a mark mostly broad light ({f.narrow:.2f} of the print without it): "
-                     "a glare's peak?"]  # fmt: skip
-    return value, conf, why
+        decided = _ask(decided, 0.4, f"a mark mostly broad light ({f.narrow:.2f} of the print "
+                                     "without it): a glare's peak?")  # fmt: skip
+    return decided
 
 
 def _glare_join_doubt(f: FaceFeatures, decided: tuple[int, float, list[str]]
@@ -1573,12 +1576,10 @@ def _glare_join_doubt(f: FaceFeatures, decided: tuple[int, float, list[str]]
     a two-rat die on a white mat in dim light, the glare between the two small rats, read a
     certain 1). One rat under a glare stays one piece; worn print falls into patches, but
     without broad light no glare joins them, so the rule waits for it."""
-    value, conf, why = decided
-    if value == 1 and f.count == 1 and f.split >= SECOND_MIN:
-        conf = min(conf, 0.4)
-        why = [*why, f"one mark in two pieces of one size higher up ({f.split:.2f}): two rats "
-                     "joined by a glare?"]  # fmt: skip
-    return value, conf, why
+    if decided[0] == 1 and f.count == 1 and f.split >= SECOND_MIN:
+        decided = _ask(decided, 0.4, "one mark in two pieces of one size higher up "
+                                     f"({f.split:.2f}): two rats joined by a glare?")  # fmt: skip
+    return decided
 
 
 def _off_face_doubt(f: FaceFeatures, decided: tuple[int, float, list[str]]
@@ -1586,13 +1587,11 @@ def _off_face_doubt(f: FaceFeatures, decided: tuple[int, float, list[str]]
     """Ask, whatever the face reads, when print-like light deep in the die was left out as
     lying off the fitted top face (:func:`_off_face`): the face was fitted off the die's own
     face, and a rat of it may be among what was left out."""
-    value, conf, why = decided
     if f.off_face > 0:
-        conf = min(conf, 0.4)
-        why = [*why, f"print-like light off the fitted face, {f.off_face:.2f} of the side "
-                     "deep in the die: its outline joined to something dark, a rat left "
-                     "out?"]  # fmt: skip
-    return value, conf, why
+        decided = _ask(decided, 0.4, f"print-like light off the fitted face, {f.off_face:.2f} "
+                                     "of the side deep in the die: its outline joined to "
+                                     "something dark, a rat left out?")  # fmt: skip
+    return decided
 
 
 def _doubts(f: FaceFeatures, decided: tuple[int, float, list[str]]
