@@ -1433,8 +1433,8 @@ def _one_face_with(work: np.ndarray, p: Pip, others: np.ndarray | None, reach: n
 
 
 def _alike(p: Pip, others: np.ndarray) -> np.ndarray:
-    """Which of ``others`` (rows: :func:`_pip_stops_body`) are pips like ``p``: the same size,
-    shape and contrast (``ALIKE``)."""
+    """Which of ``others`` (rows as :func:`_lone_body` says) are pips like ``p``: the same
+    size, shape and contrast (``ALIKE``)."""
     return ((np.abs(others[:, 4] - p.minor / p.major) <= ALIKE[0])
             & (np.abs(np.log(others[:, 2] / p.r)) <= math.log(ALIKE[1]))
             & (np.abs(np.log(np.maximum(others[:, 5], 1.0) / max(p.contrast, 1.0)))
