@@ -3,7 +3,8 @@
     python tools/benchmark_dice.py [--set webcam-white|tabletop-augmented|synthetic|all]
                                    [--split train|heldout|heldout-a|heldout-b|heldout-c|
                                             heldout-d|heldout-e|heldout-f|heldout-g|
-                                            heldout-h|heldout-i|heldout-j|heldout-k|all]
+                                            heldout-h|heldout-i|heldout-j|heldout-k|
+                                            heldout-l|all]
                                    [--limit N] [--data DIR]
                                    [--dump FILE] [--max-dice N] [--classical]
                                    [--without-finder]
@@ -72,6 +73,9 @@ pass; renders only, from seed 10 000 000) is the blind range of the fourteenth p
 fifteenth pass: heldout-i was run at the end of the fourteenth and its silent wrong studied.
 ``heldout-k`` (sixteenth pass; renders only, from seed 12 000 000) is the blind range of the
 sixteenth pass: heldout-j was run at the end of the fifteenth and its certain ghost studied.
+``heldout-l`` (seventeenth pass; renders only, from seed 13 000 000) is the blind range of
+the seventeenth pass: heldout-k was run at the end of the sixteenth, and its silent wrong and
+certain ghost studied.
 
 ``--set synthetic-shadow`` (ninth pass; not part of ``all``): the synthetic set's renders
 with a shadow's straight edge cast across one die at any angle (0.4-0.8 of the light on its
@@ -120,7 +124,8 @@ PHOTO_SETS = ("webcam-white", "tabletop-augmented")
 RENDER_SEEDS = {"train": 1000, "heldout-b": 2_000_000, "heldout-c": 3_000_000,
                 "heldout-d": 4_000_000, "heldout-e": 5_000_000, "heldout-f": 6_000_000,
                 "heldout-g": 8_000_000, "heldout-h": 9_000_000, "heldout-i": 10_000_000,
-                "heldout-j": 11_000_000, "heldout-k": 12_000_000}
+                "heldout-j": 11_000_000, "heldout-k": 12_000_000,
+                "heldout-l": 13_000_000}
 
 
 @dataclass(frozen=True)
@@ -591,7 +596,8 @@ def naive_read(image: np.ndarray) -> DiceObservation:
 
 # -- main -------------------------------------------------------------------------------------
 def dump_line(set_name: str, split: str, sample: Sample, obs: DiceObservation) -> str:
-    """One image's readings as a JSON line (for diffing two versions of the reader)."""
+    """One image's readings as a JSON line (for diffing two versions of the reader), with
+    its labels' values and centres ("truth")."""
     dice = [
         {
             "value": d.value,
@@ -602,8 +608,9 @@ def dump_line(set_name: str, split: str, sample: Sample, obs: DiceObservation) -
         }  # fmt: skip
         for d in obs.dice
     ]
+    truth = [[lab.value, round(lab.cx, 1), round(lab.cy, 1)] for lab in sample.labels]
     return json.dumps({"set": set_name, "split": split, "image": sample.name, "dice": dice,
-                       "notes": list(obs.notes)})  # fmt: skip
+                       "notes": list(obs.notes), "truth": truth})  # fmt: skip
 
 
 def run(

@@ -62,7 +62,15 @@ import numpy as np
 from companion.vision import diefinder, facenet
 from companion.vision.doubts import doubt_of
 from companion.vision.observation import DiceObservation, DieReading
-from companion.vision.pips import GREY, Pip, find_pips, intensities, moments_ellipse, near_pairs
+from companion.vision.pips import (
+    DARK,
+    GREY,
+    Pip,
+    find_pips,
+    intensities,
+    moments_ellipse,
+    near_pairs,
+)
 
 WORK_SIZE = 640  # long side of the working image, pixels
 # a picture bigger than WORK_SIZE is also read CLOSER times closer (never past its own
@@ -86,6 +94,7 @@ BODY_TOL = 18.0  # ... joined to it over its colour in other light within this (
 UNEQUAL_DARK = 2.0  # a face whose pips differ this much in contrast: asked
 ABOVE_TURNS = (0.0, -40.0, 40.0)  # a side face's die body is looked for up, up-left, up-right
 TOP_SPAN = (0.35, 1.25)  # ... its top face (with pips) this many sides from its centre
+PAST_PIPS = 1.5  # ... its pips looked past: up to this many of the face's pips' half-length
 SHADE_CHROMA = 0.04  # ... of its colour in other light: chromaticity within this
 SHADE_RATIO = (0.75, 2.4)  # ... and this many times as bright
 SHADE_LIT = 1.15  # ... for a white or grey die (a 1, or in a picture taken at an angle),
@@ -108,6 +117,8 @@ ALIKE = (0.15, 1.4, 1.5)  # ... a pip of its face: roundness (minor / major) thi
 # and contrast within these factors
 ALONG = 30.0  # ... and, both squashed, their long axes this many degrees apart at most
 BETWEEN = 1.05  # ... the face between them lit no brighter than the brighter ring, within this
+ONE_ROW = 0.15  # ... and not of a group of its own that with the lone pip is no row (this much
+# as wide across its line as along it: a side face's pips)
 FAR_SIDE = 0.2  # a face this much more squashed than a face of its die below it: asked
 _MIN_SURE_PIP = 2.5  # pip radius (working pixels) below which a pip may vanish unseen
 _SQUASH_SEEN = 1.0  # px: a pip this much longer than wide is seen squashed (smaller: pixels)
@@ -128,6 +139,7 @@ FOUND_MARGIN = 1.0  # the crop reaches this many die sides from the die's centre
 FOUND_AGREE = 0.5  # a die read there is kept if the face model gives its value this much,
 FOUND_FIT = (0.4, 1.3)  # and certain if read so and its face is this many times the die's side
 FOUND_SURE = CONFIRM  # ... and the face model gives its value this much
+FOUND_BESIDE = 1.0  # ... and no certain die was read nearer than this many sides (either's)
 BEYOND = 0.55  # marks this many sides from a face's centre lie beyond it (_marks_elsewhere)
 SHADE = (0.3, 0.9)  # a face in shade (a side face, a shadow) is this many times as bright
 MARK_SHAPE = 0.12  # a pip-like mark is at least this round (minor / major axis)
@@ -552,9 +564,10 @@ def _found_elsewhere(model: facenet.FaceNet, img: np.ndarray, scale: float, face
     found (``FOUND_FIT`` times its side) and the face model confirms it (``FOUND_SURE``):
     enlarged pips are not the pixels the reader was made on, and a clean 6 of 30 px, read
     2.6x enlarged, gave a certain 3 that the face model gave only 0.65; and only when it is
-    the one face read there (a domino's half was a certain ghost). Where the crop gave no
-    reading, the face model's own (at least ``CONFIRM``) is offered, asked. Not where a die
-    was read, nor past ``MAX_DICE`` dice or crops."""
+    the one face read there (a domino's half was a certain ghost), and no certain die was read
+    within ``FOUND_BESIDE`` sides of it (the finder may propose a die's body and its front
+    face apart). Where the crop gave no reading, the face model's own (at least ``CONFIRM``)
+    is offered, asked. Not where a die was read, nor past ``MAX_DICE`` dice or crops."""
     out: list[_Face] = []
     reads = 0
     for prop in _proposals(img):
@@ -570,8 +583,16 @@ def _found_elsewhere(model: facenet.FaceNet, img: np.ndarray, scale: float, face
         reads += 1
         face = _read_found(model, img, prop, scale)
         if face is not None:
+            if not face.uncertain and any(
+                    math.hypot(face.x - g.x, face.y - g.y) < FOUND_BESIDE * max(face.side, g.side)
+                    for g in faces if not g.uncertain):  # fmt: skip
+                # (seventeenth pass) the finder proposed a die's body and its front face
+                # apart: the 3 read there was a certain die under its top 1, read already
+                face.uncertain = True
+                face.confidence = min(face.confidence, 0.5)
+                face.notes.append("found within a side of a die read: its side face?")
             out.append(face)
-            notes.append(f"die at ({face.x:.0f}, {face.y:.0f}): {face.notes[0]}")
+            notes.extend(f"die at ({face.x:.0f}, {face.y:.0f}): {t}" for t in face.notes)
     return out
 
 
@@ -1405,7 +1426,14 @@ def _one_face_with(work: np.ndarray, p: Pip, others: np.ndarray | None, reach: n
     shadow's edge between them ends one pip's body short of the other, the lit pip's or the
     shaded one's. A side face's pips, beyond the top face's edge, are squashed across another
     axis (a pip seen round, from above, has none to compare), and a die's edge lit brighter
-    than both faces' is no face between them."""
+    than both faces' is no face between them.
+
+    Nor is a pip of a face of its own (seventeenth pass): one that ended in a group of two or
+    more pips (``others``' columns 8 and 9, :func:`_read_faces`) that, with ``p``, is no row
+    (:func:`_in_one_row`). A 2's pip that a shadow's edge kept apart is alone, and a 3's
+    other two pips lie in a row with it; the pips of a top 1's front face below it, in less
+    light and squashed like it in a picture taken at an angle, are a face of their own (14
+    right 1s of the spent oblique ranges were asked)."""
     if others is None or not len(others):
         return False
     h, w = work.shape[:2]
@@ -1417,6 +1445,8 @@ def _one_face_with(work: np.ndarray, p: Pip, others: np.ndarray | None, reach: n
         turn = abs(math.degrees(q[6] - p.angle)) % 180
         if min(turn, 180 - turn) > ALONG and max(q[4], shape) < HEAD_ON:
             continue
+        if q[9] >= 2 and not _in_one_row(others[others[:, 8] == q[8], :2], p):
+            continue  # a pip of a face of its own (a side face's), not the lone pip's
         ts = np.arange(1.6 * p.r, dist - 1.6 * q[2], 1.0)
         if len(ts) < 2:
             continue
@@ -1430,6 +1460,14 @@ def _one_face_with(work: np.ndarray, p: Pip, others: np.ndarray | None, reach: n
         if (lit | other_light).all():
             return True
     return False
+
+
+def _in_one_row(points: np.ndarray, p: Pip) -> bool:
+    """Whether ``points`` (x, y rows) and pip ``p`` lie in one row: their spread across
+    their main line is at most ``ONE_ROW`` of their spread along it."""
+    pts = np.vstack([points, [[p.x, p.y]]])
+    spread = np.linalg.svd(pts - pts.mean(axis=0), compute_uv=False)
+    return bool(spread[1] <= ONE_ROW * spread[0])
 
 
 def _alike(p: Pip, others: np.ndarray) -> np.ndarray:
@@ -1456,14 +1494,25 @@ def _read_faces(
     # cluster of thousands of texture "pips" on a busy table) keeps its own
     near = _near_pips(pips) if len(pips) > _FEW_PIPS else None
     index = {id(p): k for k, p in enumerate(pips)}
+    # each pip's final group (its id and size, columns 8 and 9), known once every group of
+    # two or more pips is split and read: lone pips are read last (see _one_face_with)
     others = np.array([(p.x, p.y, p.r, p.polarity, p.minor / p.major, p.contrast, p.angle,
-                        p.face_grey) for p in pips], np.float64).reshape(-1, 8)  # fmt: skip
+                        p.face_grey, k, 1) for k, p in enumerate(pips)],
+                      np.float64).reshape(-1, 10)  # fmt: skip
     todo = [(g, 1.0) for g in _groups(work, pips, near=near)]
+    singles: list[tuple[list[Pip], float]] = []
+    ended = len(pips)
     view = _squashed_view(pips)
     lost: list[list[Pip]] = []
     unfit: list[list[Pip]] = []  # groups that fit no face, before they are split again
-    while todo:
-        group, strict = todo.pop()
+    while todo or singles:
+        if todo:
+            group, strict = todo.pop()
+            if len(group) == 1:
+                singles.append((group, strict))
+                continue
+        else:
+            group, strict = singles.pop(0)
         resp = responses[group[0].polarity]
         grey = planes[group[0].polarity]
         if len(group) == 1:
@@ -1481,6 +1530,9 @@ def _read_faces(
             if len(parts) > 1:
                 todo.extend((g, strict * 0.6) for g in parts)
                 continue
+        if len(group) > 1:
+            ended += 1
+            others[[index[id(q)] for q in group], 8:10] = (ended, len(group))
         if face is not None:
             faces.append(face)
         elif len(group) > 1 or _clean_pip(group[0]):
@@ -1942,11 +1994,19 @@ def _flag_side_faces(work: np.ndarray, faces: list[_Face], notes: list[str],
         contrast = _median([p.contrast for p in f.pips])
         tol = max(20.0, 0.2 * contrast)
         grey_too = lone or oblique  # a white die's side face below its top, lit brighter
-        if any(_body_like(work, f, turn, face, tol, grey_too)
+        # its top face's pips are looked past, not another die's read there (the body and
+        # pips of a white 6 above a white 6, touching it, are no top face of it)
+        if any(_body_like(work, f, turn, face, tol, grey_too,
+                          past_pips=not _die_read_there(f, faces, turn))
                and _top_face_marks(responses, f, turn) for turn in ABOVE_TURNS):  # fmt: skip
             f.uncertain = True
             f.confidence = min(f.confidence, 0.4)
             notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): die body above this face (side face?)")
+            if _lit_body_above(work, f, ABOVE_TURNS):
+                # lit brighter too: unsettled, as below (seventeenth pass: once the body was
+                # seen past its top 6's pips, the face model confirmed a front 5)
+                f.unsettled = True
+                notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): a die body lit brighter above it")
         elif _lit_body_above(work, f, ABOVE_TURNS):
             # its top face, lit more than twice as much (a small red die on a dark table at
             # 30 degrees, its top 2 not read: its front 4 was a certain die; ninth pass). The
@@ -1954,6 +2014,14 @@ def _flag_side_faces(work: np.ndarray, faces: list[_Face], notes: list[str],
             f.uncertain = f.unsettled = True
             f.confidence = min(f.confidence, 0.4)
             notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): a die body lit brighter above it")
+
+
+def _die_read_there(f: _Face, faces: list[_Face], turn: float, reach: float = 0.95) -> bool:
+    """Whether the place ``reach`` side from ``f``'s centre, ``turn`` degrees from straight
+    up (where :func:`_body_like` looks), lies within a side of another face read."""
+    x = f.x + reach * f.side * math.sin(math.radians(turn))
+    y = f.y - reach * f.side * math.cos(math.radians(turn))
+    return any(g is not f and math.hypot(x - g.x, y - g.y) < g.side for g in faces)
 
 
 def _top_face_marks(responses: dict[int, np.ndarray], f: _Face, turn: float) -> bool:
@@ -1990,14 +2058,16 @@ def _lit_body_above(work: np.ndarray, f: _Face, turns: tuple[float, ...]) -> boo
 
 
 def _body_like(work: np.ndarray, f: _Face, turn: float, face: np.ndarray, tol: float,
-               grey_too: bool = False, lit: bool = False, reach: float = 0.95) -> bool:
+               grey_too: bool = False, lit: bool = False, reach: float = 0.95,
+               past_pips: bool = False) -> bool:
     """True when the patch ``reach`` side from ``f``'s centre, ``turn`` degrees from straight
     up, is mostly of its face's colour: within ``tol`` (a white or grey die: only straight up
     from a squashed face, as before the seventh pass), or, for a coloured die (any light die
     with ``grey_too``), of the same hue in other light (chromaticity within ``SHADE_CHROMA``,
     ``SHADE_RATIO`` times as bright: a top face is lit up to twice as much as a side face; a
     white or grey die's ``SHADE_LIT`` times its own light at least). ``lit``: the patch's
-    median colour, of the same hue and clearly brighter only."""
+    median colour, of the same hue and clearly brighter only. ``past_pips``: the patch with
+    its pips filled (:func:`_pips_filled`; not with ``lit``)."""
     h, w = work.shape[:2]
     half = max(2, round(0.18 * f.side))
     cx = round(f.x + reach * f.side * math.sin(math.radians(turn)))
@@ -2007,6 +2077,8 @@ def _body_like(work: np.ndarray, f: _Face, turn: float, face: np.ndarray, tol: f
     patch = work[cy - half : cy + half + 1, max(0, cx - half) : min(w, cx + half + 1)]
     if patch.size == 0:
         return False
+    if past_pips and not lit:
+        patch = _pips_filled(work, f, cx, cy, half)
     patch = patch.astype(np.float32)
     if lit:  # a body lit clearly brighter (a top face above its front face), pips and all:
         # the patch's median colour
@@ -2032,6 +2104,31 @@ def _body_like(work: np.ndarray, f: _Face, turn: float, face: np.ndarray, tol: f
         like |= (_same_hue(chroma, face / total, ratio, coloured)
                  & (ratio > low) & (ratio < SHADE_RATIO[1]))  # fmt: skip
     return float(like.mean()) > 0.6
+
+
+def _pips_filled(work: np.ndarray, f: _Face, cx: int, cy: int, half: int) -> np.ndarray:
+    """The square of ``work`` of ``half`` px around (``cx``, ``cy``), its pip-like marks
+    filled with the colour around them: marks of ``f``'s polarity up to ``PAST_PIPS`` of its
+    pips' half-length across (a grey closing or opening), that change a pixel by 0.3 of
+    their contrast or more and end within a side of the square (a board's line running on
+    is no pip: it stays). A 6's columns above a front face covered half the patch a die body
+    was looked for in (seventeenth pass)."""
+    h, w = work.shape[:2]
+    k = math.ceil(PAST_PIPS * _median([p.major for p in f.pips]))
+    m = max(k, round(f.side))
+    y0, x0 = max(0, cy - half - m), max(0, cx - half - m)
+    around = work[y0 : min(h, cy + half + m + 1), x0 : min(w, cx + half + m + 1)]
+    fill = cv2.MORPH_CLOSE if f.pips[0].polarity == DARK else cv2.MORPH_OPEN
+    filled = cv2.morphologyEx(around, fill, cv2.getStructuringElement(cv2.MORPH_ELLIPSE,
+                                                                      (2 * k + 1, 2 * k + 1)))
+    changed = (np.abs(filled.astype(np.int16) - around).sum(axis=2)
+               > 0.3 * _median([p.contrast for p in f.pips])).astype(np.uint8)
+    _, marks = cv2.connectedComponents(changed)
+    border = np.unique(np.concatenate([marks[0], marks[-1], marks[:, 0], marks[:, -1]]))
+    pips = (changed > 0) & ~np.isin(marks, border[border > 0])
+    filled = np.where(pips[..., None], filled, around)
+    return filled[cy - half - y0 : cy + half + 1 - y0,
+                  max(0, cx - half) - x0 : min(w, cx + half + 1) - x0]
 
 
 def _same_hue(chroma: np.ndarray, own: np.ndarray, ratio: np.ndarray, coloured: bool
