@@ -164,7 +164,10 @@ HULL_LIT = 0.05  # ... if at most this much of the hull's outline has light beyo
 JOINED = 0.6  # two marks one piece of light at this of the dimmer one's peak: one rat?
 HIDDEN_CUT = 0.25  # light above this of the marks' height apart from a lone rat, as big as
 #                   one of two rats (OUTLINE_PRINT[0]): a second rat left under the cut?
-PRINT_PEAK = 0.8  # a lone rat standing under this of the marks' height: the cut is not print's
+PRINT_PEAK = 0.8  # light off the face standing this of the marks' height looks printed
+LONE_PEAK = 0.9  # a lone rat standing under this of the marks' height: the cut is not
+#                  print's (one-rat faces read right: 0.907 and up; a board's square on the
+#                  face of an engraved two-rat die read 1: 0.80)
 LINE_REACH = 0.18  # a thin crisp line of light reaching this deep into a die (of the side) is
 #                   no rim's: print (a lit rim reaches 0.06-0.15)
 SPECK_PEAK = 0.7  # a round third mark under this of the dimmer rat's peak, on a face with a
@@ -1532,10 +1535,17 @@ def _cut_doubt(f: FaceFeatures, decided: tuple[int, float, list[str]]
     value = decided[0]
     if value == 1 and f.hidden >= OUTLINE_PRINT[0]:
         decided = _ask(decided, 0.5, f"a second mark under the cut ({f.hidden:.3f} of the face)")
-    if value == 1 and f.peak < PRINT_PEAK:
+    if value == 1 and f.peak < LONE_PEAK:
         # the marks' height was set by light left out as not print (table light seen inside
         # the outline, a lit rim): the cut at half of it sits high on the print, which may
-        # lose a second rat under it or keep only the joined rats' brightest part
+        # lose a second rat under it or keep only the joined rats' brightest part. Print of
+        # one ink is the brightest light on a face that holds only print: a lone rat stands at
+        # the marks' height (the standard and small dice read right: 1.0; faint engraved print
+        # beside a lit bevel: 0.907 and up). A die lying on a board's square darker than the
+        # dark cut takes part of it into its blob, and the face fitted over the blob holds the
+        # square's light, brighter than faint print: an engraved two-rat die's one shape kept
+        # only its brightest part and read as one rat (blind16 14 000 044, taught: a certain 1
+        # for a 2, the rat standing 0.80)
         decided = _ask(decided, 0.5, "the cut set by light that is not print (the rat stands "
                                      f"{f.peak:.2f})")  # fmt: skip
     if value == 0 and f.hidden >= OUTLINE_PRINT[0]:

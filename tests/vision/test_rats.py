@@ -1170,3 +1170,31 @@ def test_a_rat_left_out_by_a_face_fitted_off_the_die_is_asked() -> None:
         else:
             assert (r.value, r.uncertain) == (t.value, False), (t, r, obs.notes)
     assert len(obs.dice) == len(truths)
+
+
+# -- seventeenth pass: a board's square on a die's fitted face sets the cut -------------------
+# blind16 14 000 044 (spent), engraved set: a printed board in soft light, four dice of 58-62
+# px, the two-rat die (its two rats one engraved shape) lying on a green square of the board.
+# The square, darker than the dark cut against the light board, joined the die's blob (which
+# stayed square and under LARGER), and the face fitted over the blob held part of the square:
+# its light (80 grey levels over the wood) outshines the faint engraved print (49) and set the
+# marks' height; cut at half of it, the print kept only its brightest part (0.081 of the face
+# against the taught 2's 0.129) and the taught model read a certain 1 (the rat standing 0.80
+# of the marks' height: print of one ink is the brightest light on a face of print alone)
+A_BOARD_SQUARE_ON_THE_FACE = 14_000_044
+
+
+def test_a_die_whose_cut_is_set_by_a_board_square_on_its_face_is_asked() -> None:
+    """The two-rat die is asked or read 2, taught or not; the blank dice beside it are read 0
+    and certain; no ghost."""
+    values, image, truths = _engraved(A_BOARD_SQUARE_ON_THE_FACE)
+    assert values == [0, 0, 0, 2]
+    for model in (None, teach(engraved_examples())):
+        obs = read_rats(image, model)
+        for t, r in zip(truths, match(obs, truths), strict=True):
+            assert r is not None, t
+            if t.value == 2:
+                assert r.uncertain or r.value == 2, (r, obs.notes)
+            else:
+                assert (r.value, r.uncertain) == (0, False), (t, r, obs.notes)
+        assert len(obs.dice) == len(truths)
