@@ -1494,8 +1494,9 @@ def _read_faces(
     # cluster of thousands of texture "pips" on a busy table) keeps its own
     near = _near_pips(pips) if len(pips) > _FEW_PIPS else None
     index = {id(p): k for k, p in enumerate(pips)}
-    # each pip's final group (its id and size, columns 8 and 9), known once every group of
-    # two or more pips is split and read: lone pips are read last (see _one_face_with)
+    # each pip's final group (its id and size, columns 8 and 9; a lone pip's id is its own
+    # index, a group's counts on from len(pips)), known once every group of two or more pips
+    # is split and read: lone pips are read last (see _one_face_with)
     others = np.array([(p.x, p.y, p.r, p.polarity, p.minor / p.major, p.contrast, p.angle,
                         p.face_grey, k, 1) for k, p in enumerate(pips)],
                       np.float64).reshape(-1, 10)  # fmt: skip
@@ -2016,11 +2017,16 @@ def _flag_side_faces(work: np.ndarray, faces: list[_Face], notes: list[str],
             notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): a die body lit brighter above it")
 
 
+def _above(f: _Face, turn: float, reach: float) -> tuple[float, float]:
+    """The place ``reach`` side from ``f``'s centre, ``turn`` degrees from straight up."""
+    a = math.radians(turn)
+    return f.x + reach * f.side * math.sin(a), f.y - reach * f.side * math.cos(a)
+
+
 def _die_read_there(f: _Face, faces: list[_Face], turn: float, reach: float = 0.95) -> bool:
-    """Whether the place ``reach`` side from ``f``'s centre, ``turn`` degrees from straight
-    up (where :func:`_body_like` looks), lies within a side of another face read."""
-    x = f.x + reach * f.side * math.sin(math.radians(turn))
-    y = f.y - reach * f.side * math.cos(math.radians(turn))
+    """Whether the place :func:`_body_like` looks at (:func:`_above`) lies within a side of
+    another face read."""
+    x, y = _above(f, turn, reach)
     return any(g is not f and math.hypot(x - g.x, y - g.y) < g.side for g in faces)
 
 
@@ -2070,8 +2076,8 @@ def _body_like(work: np.ndarray, f: _Face, turn: float, face: np.ndarray, tol: f
     its pips filled (:func:`_pips_filled`; not with ``lit``)."""
     h, w = work.shape[:2]
     half = max(2, round(0.18 * f.side))
-    cx = round(f.x + reach * f.side * math.sin(math.radians(turn)))
-    cy = round(f.y - reach * f.side * math.cos(math.radians(turn)))
+    x, y = _above(f, turn, reach)
+    cx, cy = round(x), round(y)
     if cy - half < 0:
         return False
     patch = work[cy - half : cy + half + 1, max(0, cx - half) : min(w, cx + half + 1)]
