@@ -1997,9 +1997,10 @@ def _flag_side_faces(work: np.ndarray, faces: list[_Face], notes: list[str],
         grey_too = lone or oblique  # a white die's side face below its top, lit brighter
         # its top face's pips are looked past, not another die's read there (the body and
         # pips of a white 6 above a white 6, touching it, are no top face of it)
-        if any(_body_like(work, f, turn, face, tol, grey_too,
-                          past_pips=not _die_read_there(f, faces, turn))
-               and _top_face_marks(responses, f, turn) for turn in ABOVE_TURNS):  # fmt: skip
+        if any(_top_face_marks(responses, f, turn)
+               and _body_like(work, f, turn, face, tol, grey_too,
+                              past_pips=not _die_read_there(f, faces, turn))
+               for turn in ABOVE_TURNS):  # fmt: skip
             f.uncertain = True
             f.confidence = min(f.confidence, 0.4)
             notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): die body above this face (side face?)")
