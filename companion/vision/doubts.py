@@ -80,6 +80,7 @@ RULES: tuple[tuple[str, str | None], ...] = (
     ("uneven light", LIGHT),
     ("shade", LIGHT),  # "a lone pip: its body runs on in shade"
     ("shadow", LIGHT),
+    ("light that is not print", LIGHT),  # a rat die's cut set by a lit rim or the table's light
     ("light around the die", OTHER),  # a rat die's outline with light around: part of one?
     ("blurred mark", LIGHT),
     # pips not clear: faint, tiny, stray marks among them; a die that barely stands out
