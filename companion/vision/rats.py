@@ -153,6 +153,7 @@ STUB_WOOD = 20.0  # than the die's wood + this: something dark may lie over the 
 LEAN_MARGIN = 1.33  # ... the die's own side faces (as far as the clean dice's show) excepted
 PIECES_FINE = ("die cut by the picture's edge", "die larger")  # doubts that are not a piece
 NOT_A_PIECE = "a die cut from touching dice"  # ... of odd size or shape: it is not a die
+OWN_SIDE = (0.85, 1.1)  # a die's wood-dark part refitted: its face's side over the first fit's
 FACE_TO_FACE = 10.0  # degrees: touching dice's outlines turned more than this to each other
 LEAN_FIT = 0.15  # a die's side faces show at most this (of the side: the fit's own spread;
 #                  clean dice near the centre: 0.13 at most; a die cocked 25 degrees: 0.21)...
@@ -299,6 +300,8 @@ class _Die:
     notch: float = 0.0  # how much of its convex hull the die's outline misses
     outer: Any = None  # a die cut out of touching dice: their blob, shrunk like ``region``
     lean: float = 0.0  # pixels of side faces showing towards the picture's centre
+    blob: Any = None  # uint8 mask (crop): the die's blob the face was fitted to
+    lean_max: float = math.inf  # the most side faces the other clean dice say it may show
 
 
 def _imports() -> tuple[Any, Any]:
@@ -866,7 +869,7 @@ def _find_dice(image: Any, expected_side: float = 0.0) -> tuple[list[_Die], list
             region, core, side, cx, cy, lean = _fit_top_face(g, x0, y0, w, h)
             if side < min_side:
                 continue
-            die = _Die(region, core, x0, y0, float(len(xs)), side, cx, cy, lean=lean)
+            die = _Die(region, core, x0, y0, float(len(xs)), side, cx, cy, lean=lean, blob=g)
             # the side faces a die shows towards the picture's centre grow with its distance
             # from it (the die's height seen from the camera: none at the centre); a blob
             # that needs more to be one die is a die and something dark joined to it (a
@@ -973,6 +976,8 @@ def _find_dice(image: Any, expected_side: float = 0.0) -> tuple[list[_Die], list
         for r in [math.hypot(d.cx - w / 2, d.cy - h / 2)] if r > 0.1 * short
     )  # fmt: skip
     rate = rates[len(rates) // 2] if rates else 0.0
+    own_rates = [(d, d.lean / r) for d in dice if not d.notes
+                 for r in [math.hypot(d.cx - w / 2, d.cy - h / 2)] if r > 0.1 * short]  # fmt: skip
     for die, g in not_square:
         if len(die.notes) != 1:  # only "not square": no notch, odd size, edge, dark table
             continue
@@ -1008,8 +1013,67 @@ def _find_dice(image: Any, expected_side: float = 0.0) -> tuple[list[_Die], list
             if not die.notes:
                 die.notes.append("dark mat: another die here is in doubt, this may be part of "
                                  "a die")  # fmt: skip
+    for die in dice:
+        # the side faces this die may show, from the other clean dice (its own fit left out:
+        # a line joined to it makes its fitted side faces wider), with LEAN_MARGIN's margin
+        others = sorted(q for d, q in own_rates if d is not die)
+        if others:
+            far = math.hypot(die.cx - w / 2, die.cy - h / 2)
+            die.lean_max = LEAN_MARGIN * others[len(others) // 2] * far + 2.0
     dice.sort(key=lambda d: (d.cy, d.cx))
     return dice, notes
+
+
+def _own_face(v: Any, die: _Die, f: FaceFeatures, min_contrast: float
+              ) -> tuple[_Die, FaceFeatures]:  # fmt: skip
+    """(die, its face's features) with the top face fitted again to the part of its blob as
+    dark as its wood, when rat-sized light lies along the outline of the face first fitted.
+
+    A board's black line, a dark square's strip or the die's shadow joined to a die makes
+    its blob wider on one side; the top face is fitted towards it (the fit takes the extra
+    width for side faces showing, and moves the face outwards): the die's own lit rim on the
+    other side, or the table past it, then lies inside the fitted face, along its outline,
+    as big and crisp as print. What is joined is lighter than the die's wood (a coloured
+    square, a shadow on the table) or thin (a line, opened away): the part as dark as the
+    wood is the die. Its face, when square and about as big, is measured instead; the first
+    face is kept when that part is not square or not the die's size, and the new face is
+    asked the same way when light still lies along its outline. Only for a die whose first
+    fit shows more side faces than the other clean dice say it may (``lean_max``): the
+    joined thing was taken for side faces."""
+    np, cv2 = _imports()
+    g = die.blob
+    if g is None or die.outer is not None:
+        return die, f
+    rh, rw = g.shape
+    crop = v[die.y0 : die.y0 + rh, die.x0 : die.x0 + rw].astype(np.float32)
+    inside = crop[g > 0]
+    wood = float(np.median(inside[inside <= np.median(inside)]))
+    part = ((g > 0) & (crop < wood + STUB_WOOD)).astype(np.uint8) * 255
+    r = max(1, int(round(SMOOTH * die.side)))
+    disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    part = cv2.morphologyEx(part, cv2.MORPH_OPEN, disk)
+    cs, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not cs:
+        return die, f
+    best = max(cs, key=cv2.contourArea)
+    if not _square(_shape(best)):
+        return die, f
+    part[:] = 0
+    cv2.drawContours(part, [best], -1, 255, -1)
+    h, w = v.shape
+    _region, _core, side, cx, cy, lean = _fit_top_face(part, die.x0, die.y0, w, h)
+    if not OWN_SIDE[0] <= side / die.side <= OWN_SIDE[1]:
+        return die, f
+    # only the face is fitted to the part: the marks are still looked for in the whole die
+    # (print near the outline is light, so it is not in the part; cut off with it, it would
+    # be lost silently)
+    inner = side * (1 - 2 * RIM)
+    box = cv2.boxPoints(((cx - die.x0, cy - die.y0), (inner, inner), _die_angle(best)))
+    core = np.zeros_like(die.region)
+    cv2.fillConvexPoly(core, np.round(box * 16).astype(np.int32), 255, cv2.LINE_8, 4)
+    own = _Die(die.region, core & die.region, die.x0, die.y0, die.area, side, cx, cy,
+               lean=lean, blob=g)  # fmt: skip
+    return own, measure_face(v, own, min_contrast)
 
 
 # -- measuring a face ------------------------------------------------------------------------
@@ -1769,6 +1833,8 @@ def read_rats(image: np.ndarray, model: RatModel | None = None) -> DiceObservati
     all_notes = list(notes)
     for i, die in enumerate(dice):
         f = measure_face(v, die, min_contrast)
+        if f.outline_print and not die.notes and die.lean > die.lean_max:
+            die, f = _own_face(v, die, f, min_contrast)
         if model is not None and model.classes:
             value, conf, why = decide_model(f, model)
         else:
