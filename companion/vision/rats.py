@@ -560,6 +560,17 @@ def _wood_square(die: _Die, filled: Any, v: Any) -> float:
     lighter than it by ``STUB_WOOD`` is not the die (a board's coloured square, a shadow on
     a light table). Something as dark as the wood joined to the die (a pen, a sleeve) stays
     in the part, which is then not square: asked."""
+    m = _wood_part(die, filled, v)
+    if m is None:
+        return 0.0
+    h, w = v.shape
+    return _top_face(m, die.x0, die.y0, w, h)[2]
+
+
+def _wood_part(die: _Die, filled: Any, v: Any) -> Any:
+    """The part of a die's blob ``filled`` as dark as its wood (the median of the blob's
+    darker half, + ``STUB_WOOD``), opened at the dice's scale, its largest piece filled, when
+    that piece is square (uint8 mask, the blob's crop); else None."""
     np, cv2 = _imports()
     rh, rw = filled.shape
     crop = v[die.y0 : die.y0 + rh, die.x0 : die.x0 + rw].astype(np.float32)
@@ -571,14 +582,13 @@ def _wood_square(die: _Die, filled: Any, v: Any) -> float:
     part = cv2.morphologyEx(part, cv2.MORPH_OPEN, disk)
     cs, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not cs:
-        return 0.0
+        return None
     best = max(cs, key=cv2.contourArea)
     if not _square(_shape(best)):
-        return 0.0
+        return None
     m = np.zeros_like(part)
     cv2.drawContours(m, [best], -1, 255, -1)
-    h, w = v.shape
-    return _top_face(m, die.x0, die.y0, w, h)[2]
+    return m
 
 
 def _broken_holes(filled: Any, side: float) -> Any:
@@ -1031,9 +1041,9 @@ def _own_face(v: Any, die: _Die, f: FaceFeatures, min_contrast: float
 
     A board's black line, a dark square's strip or the die's shadow joined to a die makes
     its blob wider on one side; the top face is fitted towards it (the fit takes the extra
-    width for side faces showing, and moves the face outwards): the die's own lit rim on the
-    other side, or the table past it, then lies inside the fitted face, along its outline,
-    as big and crisp as print. What is joined is lighter than the die's wood (a coloured
+    width for side faces showing, and moves the face outwards): the die's own lit rim, or
+    the table past it, then lies inside the fitted face, along its outline, as big and crisp
+    as print. What is joined is lighter than the die's wood (a coloured
     square, a shadow on the table) or thin (a line, opened away): the part as dark as the
     wood is the die. Its face, when square and about as big, is measured instead; the first
     face is kept when that part is not square or not the die's size, and the new face is
@@ -1044,22 +1054,11 @@ def _own_face(v: Any, die: _Die, f: FaceFeatures, min_contrast: float
     g = die.blob
     if g is None or die.outer is not None:
         return die, f
-    rh, rw = g.shape
-    crop = v[die.y0 : die.y0 + rh, die.x0 : die.x0 + rw].astype(np.float32)
-    inside = crop[g > 0]
-    wood = float(np.median(inside[inside <= np.median(inside)]))
-    part = ((g > 0) & (crop < wood + STUB_WOOD)).astype(np.uint8) * 255
-    r = max(1, int(round(SMOOTH * die.side)))
-    disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
-    part = cv2.morphologyEx(part, cv2.MORPH_OPEN, disk)
+    part = _wood_part(die, g, v)
+    if part is None:
+        return die, f
     cs, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not cs:
-        return die, f
     best = max(cs, key=cv2.contourArea)
-    if not _square(_shape(best)):
-        return die, f
-    part[:] = 0
-    cv2.drawContours(part, [best], -1, 255, -1)
     h, w = v.shape
     _region, _core, side, cx, cy, lean = _fit_top_face(part, die.x0, die.y0, w, h)
     if not OWN_SIDE[0] <= side / die.side <= OWN_SIDE[1]:

@@ -369,9 +369,6 @@ def test_light_running_out_to_the_outline_is_read_past(seed: int) -> None:
     # bevel): it is not print. Before, "print cut off?" asked about a blank die (119) and
     # about a one-rat die next to it (568)
     _assert_all_read_certain(seed)
-    # (a die whose first fit shows no more side faces than the other clean dice say it may is
-    # not fitted again: tuning seed 82's lit rim, a lean of 14.8 under its 15.2, stays asked,
-    # test_a_lit_rim_with_a_dark_side_face_beyond_is_still_asked)
 
 
 def test_a_lit_rim_with_a_dark_side_face_beyond_is_still_asked() -> None:
@@ -415,9 +412,6 @@ def test_a_die_joined_to_a_shadow_or_a_line_is_read_from_its_square(seed: int) -
     # square inside the blob is the size of the clean dice' faces and fits at one place, so
     # the face is read from it (before: "die not square", asked)
     _assert_all_read_certain(seed)
-    # (a die whose first fit shows no more side faces than the other clean dice say it may is
-    # not fitted again: tuning seed 82's lit rim, a lean of 14.8 under its 15.2, stays asked,
-    # test_a_lit_rim_with_a_dark_side_face_beyond_is_still_asked)
 
 
 @pytest.mark.parametrize("seed", [131])
@@ -514,9 +508,6 @@ def test_a_glare_cutting_into_a_die_is_read_over_its_hull(seed: int) -> None:
     # blob has a notch (and 243, 508: its rat is in the notch). The hull is a clean die's size
     # and no light carries on past it: the face is read over the hull (before: asked)
     _assert_all_read_certain(seed)
-    # (a die whose first fit shows no more side faces than the other clean dice say it may is
-    # not fitted again: tuning seed 82's lit rim, a lean of 14.8 under its 15.2, stays asked,
-    # test_a_lit_rim_with_a_dark_side_face_beyond_is_still_asked)
 
 
 @pytest.mark.parametrize("angle", [0, 90, 225])
@@ -548,9 +539,6 @@ def test_a_soft_rat_beside_crisp_print_is_read_as_two(seed: int) -> None:
     # is crisp print: the pair passes every other check, so it is read (before: "a blurred
     # mark", asked)
     _assert_all_read_certain(seed)
-    # (a die whose first fit shows no more side faces than the other clean dice say it may is
-    # not fitted again: tuning seed 82's lit rim, a lean of 14.8 under its 15.2, stays asked,
-    # test_a_lit_rim_with_a_dark_side_face_beyond_is_still_asked)
 
 
 def test_two_soft_marks_are_still_asked() -> None:
@@ -585,9 +573,6 @@ def test_a_die_alone_joined_to_a_board_square_is_read_from_its_wood(seed: int) -
     # how big a face is, but the part of the blob as dark as the die's wood is square and
     # gives the size; the square in the blob matches it (before: "die not square", asked)
     _assert_all_read_certain(seed)
-    # (a die whose first fit shows no more side faces than the other clean dice say it may is
-    # not fitted again: tuning seed 82's lit rim, a lean of 14.8 under its 15.2, stays asked,
-    # test_a_lit_rim_with_a_dark_side_face_beyond_is_still_asked)
 
 
 @pytest.mark.parametrize("angle", [0, 30])
@@ -607,9 +592,6 @@ def test_a_die_s_own_side_face_does_not_stop_the_square_refit(seed: int) -> None
     # own side face, thick and dark, on the side towards the picture's centre, as far as the
     # clean dice's side faces show there; it is the die, not something over it (before: asked)
     _assert_all_read_certain(seed)
-    # (a die whose first fit shows no more side faces than the other clean dice say it may is
-    # not fitted again: tuning seed 82's lit rim, a lean of 14.8 under its 15.2, stays asked,
-    # test_a_lit_rim_with_a_dark_side_face_beyond_is_still_asked)
 
 
 @pytest.mark.parametrize("seed", [219, 305])
@@ -618,9 +600,6 @@ def test_a_rat_whose_wood_margin_is_broken_is_still_read(seed: int) -> None:
     # so the rat is a bay of the die's blob opening narrowly, not a hole. It reaches deep into
     # the face (as print does), so it is filled in and read (before: "one mark of odd size")
     _assert_all_read_certain(seed)
-    # (a die whose first fit shows no more side faces than the other clean dice say it may is
-    # not fitted again: tuning seed 82's lit rim, a lean of 14.8 under its 15.2, stays asked,
-    # test_a_lit_rim_with_a_dark_side_face_beyond_is_still_asked)
 
 
 def test_a_notch_without_a_glare_is_not_read_over_the_hull() -> None:
@@ -656,9 +635,6 @@ def test_a_lone_rat_s_tail_or_table_light_is_not_a_second_rat() -> None:
     # or the region's edge
     for seed in (101, 568, 635, 779):
         _assert_all_read_certain(seed)
-    # (a die whose first fit shows no more side faces than the other clean dice say it may is
-    # not fitted again: tuning seed 82's lit rim, a lean of 14.8 under its 15.2, stays asked,
-    # test_a_lit_rim_with_a_dark_side_face_beyond_is_still_asked)
 
 
 def test_one_rat_broken_at_its_neck_is_not_read_as_two(monkeypatch: pytest.MonkeyPatch
@@ -688,9 +664,6 @@ def test_a_pair_under_a_glare_is_measured_without_the_glare(seed: int) -> None:
     # looked a third of the first ("second mark in between", asked). Measured on the light
     # narrower than the glare, both rats stand at the ink's own height and balance
     _assert_all_read_certain(seed)
-    # (a die whose first fit shows no more side faces than the other clean dice say it may is
-    # not fitted again: tuning seed 82's lit rim, a lean of 14.8 under its 15.2, stays asked,
-    # test_a_lit_rim_with_a_dark_side_face_beyond_is_still_asked)
 
 
 def test_a_blank_reading_cut_by_light_at_the_outline_is_asked() -> None:
@@ -713,9 +686,6 @@ def test_a_speck_beside_two_rats_is_left_out(seed: int) -> None:
     # than the print (3 000 000: the glare's own peak between the rats) is not a third rat;
     # the two rats pass every pair check (before: "3 marks", asked)
     _assert_all_read_certain(seed)
-    # (a die whose first fit shows no more side faces than the other clean dice say it may is
-    # not fitted again: tuning seed 82's lit rim, a lean of 14.8 under its 15.2, stays asked,
-    # test_a_lit_rim_with_a_dark_side_face_beyond_is_still_asked)
 
 
 def _mark(area: float, length: float, thick: float, peak: float) -> _Mark:
@@ -760,9 +730,6 @@ EIGHTH_PASS_READ = [pytest.param(3_000_447, id="soft-mark-one-rat"),
 @pytest.mark.parametrize("seed", EIGHTH_PASS_READ)
 def test_soft_print_without_glare_and_pairs_near_the_centre_are_read(seed: int) -> None:
     _assert_all_read_certain(seed)
-    # (a die whose first fit shows no more side faces than the other clean dice say it may is
-    # not fitted again: tuning seed 82's lit rim, a lean of 14.8 under its 15.2, stays asked,
-    # test_a_lit_rim_with_a_dark_side_face_beyond_is_still_asked)
 
 
 def test_a_die_joined_to_something_lighter_is_not_cut_in_two() -> None:
@@ -787,9 +754,6 @@ def test_a_glare_cutting_into_one_of_touching_dice_is_read_over_its_hull(seed: i
     # notch in its outline just as on a die alone (4 001 548: a blank die; 6 002 062: a two-rat
     # die with a rat under the glare, read "one mark of odd size" before). Asked before
     _assert_all_read_certain(seed)
-    # (a die whose first fit shows no more side faces than the other clean dice say it may is
-    # not fitted again: tuning seed 82's lit rim, a lean of 14.8 under its 15.2, stays asked,
-    # test_a_lit_rim_with_a_dark_side_face_beyond_is_still_asked)
 
 
 @pytest.mark.parametrize("angle", [90, 180, 270])
@@ -946,9 +910,6 @@ def test_table_light_off_the_core_running_out_does_not_set_the_cut(seed: int) ->
     # and the die was asked. It is left out of the height as light running out in the core
     # has been since the fourth pass: every die read certain and right
     _assert_all_read_certain(seed)
-    # (a die whose first fit shows no more side faces than the other clean dice say it may is
-    # not fitted again: tuning seed 82's lit rim, a lean of 14.8 under its 15.2, stays asked,
-    # test_a_lit_rim_with_a_dark_side_face_beyond_is_still_asked)
 
 
 # -- tenth pass: a die-wide bar over three quarters of a die ----------------------------------
@@ -985,9 +946,6 @@ def test_touching_dice_beside_a_die_with_a_glare_are_cut_in_two(seed: int) -> No
     # square, and every die was asked. The notched die's convex hull is square and a die's
     # size: it tells the side, the pair is cut in two, and every die is read right
     _assert_all_read_certain(seed)
-    # (a die whose first fit shows no more side faces than the other clean dice say it may is
-    # not fitted again: tuning seed 82's lit rim, a lean of 14.8 under its 15.2, stays asked,
-    # test_a_lit_rim_with_a_dark_side_face_beyond_is_still_asked)
 
 
 @pytest.mark.parametrize(("value", "die_px", "table", "lighting"),
@@ -1015,9 +973,6 @@ def test_a_picture_out_of_focus_is_asked_not_read_wrong(seed: int, sigma: float)
     # or into one shape and read a certain 0 or 1. The die's own outline is blurred as much:
     # its sharpest part rises far less steeply than a focused die's, so it is asked
     _assert_all_read_certain(seed)
-    # (a die whose first fit shows no more side faces than the other clean dice say it may is
-    # not fitted again: tuning seed 82's lit rim, a lean of 14.8 under its 15.2, stays asked,
-    # test_a_lit_rim_with_a_dark_side_face_beyond_is_still_asked)
     img, truths, _ = random_scene(seed)
     obs = read_rats(cv2.GaussianBlur(img, (0, 0), sigma))
     for t, r in zip(truths, match(obs, truths), strict=True):
@@ -1251,10 +1206,10 @@ def test_a_die_whose_cut_is_set_by_a_board_square_on_its_face_is_asked() -> None
 # the die's shadow beside it) joined the die's blob on the side away from the picture's centre.
 # The top face's fit took the wider blob for side faces showing (a lean of 17.7, 22.9 and 8.0
 # pixels, more than the other clean dice show at that distance) and moved the face outwards,
-# 8-12 px off the die towards the line: the die's own lit rim on the other side lay inside the
-# fitted face, along its outline, rat-sized and crisp, and the die was asked ("print cut
-# off?"). The part of the blob as dark as the die's wood is the die: its face is fitted again
-# from it and the die read right and certain.
+# 7-12 px off the die towards the line: the die's own lit rim (or the table past it) lay
+# inside the fitted face, along its outline, rat-sized and crisp, and the die was asked
+# ("print cut off?"). The part of the blob as dark as the die's wood is the die: its face is
+# fitted again from it and the die read right and certain.
 A_BOARD_LINE_JOINED = (292, 2016, 2092)
 
 
