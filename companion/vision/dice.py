@@ -662,17 +662,15 @@ def _face_model_offer(model: facenet.FaceNet, img: np.ndarray, prop: diefinder.P
     classes = list(model.classes)
     p = model.probabilities(img, np.array([[prop.x, prop.y]]), np.array([prop.side]))[0]
     k = int(np.argmax(p))
-    if classes[k] == 0 or float(p[k]) < CONFIRM:
+    if classes[k] != 0 and float(p[k]) >= CONFIRM:
+        note = f"found by the die finder, {pips}; the face model sees a {classes[k]}"
+    else:
         not_face = float(p[classes.index(0)]) if 0 in classes else 0.0
         if prop.score < FOUND_ASK or not_face >= 0.5:
             return None
         k = max((i for i in range(len(classes)) if classes[i] != 0), key=lambda i: p[i])
         note = (f"found by the die finder ({prop.score:.2f}), {pips}: asked, the face "
                 f"model's guess a {classes[k]} ({p[k]:.2f})")
-        return _Face(classes[k], _closer_px(prop.x, scale), _closer_px(prop.y, scale),
-                     prop.side * scale, min(0.5, 0.5 * float(p[k])), True, 1.0, [note], [],
-                     True)  # fmt: skip
-    note = f"found by the die finder, {pips}; the face model sees a {classes[k]}"
     return _Face(classes[k], _closer_px(prop.x, scale), _closer_px(prop.y, scale),
                  prop.side * scale, 0.5 * float(p[k]), True, 1.0, [note], [], True)  # fmt: skip
 
