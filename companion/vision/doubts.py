@@ -93,6 +93,7 @@ RULES: tuple[tuple[str, str | None], ...] = (
     ("dark table", UNCLEAR),
     ("dark mat", UNCLEAR),
     ("a mark only", UNCLEAR),  # a 3 whose third pip is a mark only
+    ("rings took", UNCLEAR),  # a 2 of two lone pips whose rings took its die's edge
 )
 
 _WHERE = re.compile(r"^die (?:\d+ )?at \(-?\d+, -?\d+\): ")

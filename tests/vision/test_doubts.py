@@ -80,6 +80,7 @@ NOTES: list[tuple[str, str | None]] = [
     ("low contrast pips (43)", UNCLEAR),
     ("pips too small (2.3 px) to tell a 2 from part of a die", UNCLEAR),
     ("a 3 whose third pip is a mark only, not found as a pip", UNCLEAR),
+    ("a 2 whose pips' rings took its die's edge", UNCLEAR),
     ("a 3 with pip-like marks beside it: a 6's column?", OTHER),
     ("a row of pips like it beside it (the other column of a 6?)", OTHER),
     ("a lone pip: body reach uneven (2.5)", OTHER),
