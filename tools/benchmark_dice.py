@@ -77,7 +77,8 @@ sixteenth pass: heldout-j was run at the end of the fifteenth and its certain gh
 the seventeenth pass: heldout-k was run at the end of the sixteenth, and its silent wrong and
 certain ghost studied. ``heldout-m`` (eighteenth pass; renders only, from seed 14 000 000) is
 the blind range of the eighteenth pass: heldout-l was run at the end of the seventeenth, and
-its two certain ghosts studied.
+its two certain ghosts studied. heldout-m was run at the end of the eighteenth: spent (the
+next pass takes 15 000 000).
 
 ``--set synthetic-shadow`` (ninth pass; not part of ``all``): the synthetic set's renders
 with a shadow's straight edge cast across one die at any angle (0.4-0.8 of the light on its
