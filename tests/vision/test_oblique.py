@@ -244,6 +244,18 @@ def _benchmark_scene(seed: int) -> tuple[np.ndarray, list[ObliqueTruth]]:
                           die_colour=die, pip_colour=pip)  # fmt: skip
 
 
+def _top_face_read(seed: int, x: int, y: int, value: int
+                   ) -> tuple[np.ndarray, ObliqueTruth]:  # fmt: skip
+    """Scene ``seed``'s top face at (x, y) is read ``value``, certain, and every certain die
+    of the scene is a top face read right; the scene and that face's truth."""
+    image, truths = _benchmark_scene(seed)
+    (t,) = [t for t in truths if math.hypot(t.x - x, t.y - y) < 3]
+    obs = read_pips(image)
+    _assert_certain_dice_are_top_faces_read_right(obs, truths, f"seed {seed}")
+    assert [(d.value, d.uncertain) for d in _matches(obs, t)] == [(value, False)], obs.notes
+    return image, t
+
+
 @pytest.mark.parametrize("seed", STEEP_SIDE_FACES + BIG_PIPS_APART + TWO_FACES_AS_ONE
                                   + ONE_FACE_IN_HALVES + TOP_AND_SIDE_PIP
                                   + FRONT_UNDER_A_BRIGHT_TOP + UNDER_UNREAD_PIPS
@@ -273,11 +285,7 @@ def test_a_face_whose_pips_the_grouping_split_is_read_whole(seed: int, x: int, y
     """Read with its value and certain (the face model confirms it); the pips alone join
     it but only ask it, never tell it: joined across a line the grouping refused, a face
     could hold a side face's pips."""
-    image, truths = _benchmark_scene(seed)
-    (t,) = [t for t in truths if math.hypot(t.x - x, t.y - y) < 3]
-    obs = read_pips(image)
-    _assert_certain_dice_are_top_faces_read_right(obs, truths, f"seed {seed}")
-    assert [(d.value, d.uncertain) for d in _matches(obs, t)] == [(value, False)]
+    image, t = _top_face_read(seed, x, y, value)
     alone = [d for d in _matches(read_pips(image, second_opinion=False), t)]
     assert [(d.value, d.uncertain) for d in alone] == [(value, True)]
 
@@ -307,11 +315,7 @@ ONE_ABOVE_A_SIDE_FACE = [(4_000_005, 547, 38, 1), (10_000_078, 512, 80, 1),
                          + ONE_ABOVE_A_SIDE_FACE)
 def test_a_side_face_pip_beside_a_top_face_does_not_ask_it(seed: int, x: int, y: int,
                                                           value: int) -> None:  # fmt: skip
-    image, truths = _benchmark_scene(seed)
-    (t,) = [t for t in truths if math.hypot(t.x - x, t.y - y) < 3]
-    obs = read_pips(image)
-    _assert_certain_dice_are_top_faces_read_right(obs, truths, f"seed {seed}")
-    assert [(d.value, d.uncertain) for d in _matches(obs, t)] == [(value, False)], obs.notes
+    _top_face_read(seed, x, y, value)
 
 
 # Benchmark train scenes (ninth pass): top 2s and 3s whose side face, in shade, shows pips
@@ -326,11 +330,7 @@ def test_side_face_pips_in_shade_leave_a_top_face_to_the_face_model(seed: int, x
                                                                    value: int) -> None:  # fmt: skip
     """Read with their value and certain once the face model confirms them; the pips alone
     only ask them (marks left out by their light alone may be anything in shade)."""
-    image, truths = _benchmark_scene(seed)
-    (t,) = [t for t in truths if math.hypot(t.x - x, t.y - y) < 3]
-    obs = read_pips(image)
-    _assert_certain_dice_are_top_faces_read_right(obs, truths, f"seed {seed}")
-    assert [(d.value, d.uncertain) for d in _matches(obs, t)] == [(value, False)], obs.notes
+    image, t = _top_face_read(seed, x, y, value)
     alone = [d for d in _matches(read_pips(image, second_opinion=False), t)]
     assert [(d.value, d.uncertain) for d in alone] == [(value, True)]
 
@@ -367,18 +367,10 @@ FOUR_WITH_TWO_PIPS_LOST = [(1234, 185, 258, 4)]
 
 @pytest.mark.parametrize(("seed", "x", "y"), EDGE_RINGED_TWOS)
 def test_a_2_whose_pips_rings_took_its_edge_is_read(seed: int, x: int, y: int) -> None:
-    image, truths = _benchmark_scene(seed)
-    (t,) = [t for t in truths if math.hypot(t.x - x, t.y - y) < 3]
-    obs = read_pips(image)
-    _assert_certain_dice_are_top_faces_read_right(obs, truths, f"seed {seed}")
-    assert [(d.value, d.uncertain) for d in _matches(obs, t)] == [(2, False)], obs.notes
+    _top_face_read(seed, x, y, 2)
 
 
 @pytest.mark.parametrize(("seed", "x", "y", "value"), FOUR_WITH_TWO_PIPS_LOST)
 def test_two_pips_of_a_bigger_face_do_not_take_its_place_as_a_2(seed: int, x: int, y: int,
                                                                  value: int) -> None:  # fmt: skip
-    image, truths = _benchmark_scene(seed)
-    (t,) = [t for t in truths if math.hypot(t.x - x, t.y - y) < 3]
-    obs = read_pips(image)
-    _assert_certain_dice_are_top_faces_read_right(obs, truths, f"seed {seed}")
-    assert [(d.value, d.uncertain) for d in _matches(obs, t)] == [(value, False)], obs.notes
+    _top_face_read(seed, x, y, value)
