@@ -560,17 +560,17 @@ def _wood_square(die: _Die, filled: Any, v: Any) -> float:
     lighter than it by ``STUB_WOOD`` is not the die (a board's coloured square, a shadow on
     a light table). Something as dark as the wood joined to the die (a pen, a sleeve) stays
     in the part, which is then not square: asked."""
-    m = _wood_part(die, filled, v)
-    if m is None:
+    found = _wood_part(die, filled, v)
+    if found is None:
         return 0.0
     h, w = v.shape
-    return _top_face(m, die.x0, die.y0, w, h)[2]
+    return _top_face(found[0], die.x0, die.y0, w, h)[2]
 
 
-def _wood_part(die: _Die, filled: Any, v: Any) -> Any:
+def _wood_part(die: _Die, filled: Any, v: Any) -> tuple[Any, Any] | None:
     """The part of a die's blob ``filled`` as dark as its wood (the median of the blob's
     darker half, + ``STUB_WOOD``), opened at the dice's scale, its largest piece filled, when
-    that piece is square (uint8 mask, the blob's crop); else None."""
+    that piece is square: (uint8 mask in the blob's crop, that piece's contour); else None."""
     np, cv2 = _imports()
     rh, rw = filled.shape
     crop = v[die.y0 : die.y0 + rh, die.x0 : die.x0 + rw].astype(np.float32)
@@ -588,7 +588,7 @@ def _wood_part(die: _Die, filled: Any, v: Any) -> Any:
         return None
     m = np.zeros_like(part)
     cv2.drawContours(m, [best], -1, 255, -1)
-    return m
+    return m, best
 
 
 def _broken_holes(filled: Any, side: float) -> Any:
@@ -1054,11 +1054,10 @@ def _own_face(v: Any, die: _Die, f: FaceFeatures, min_contrast: float
     g = die.blob
     if g is None or die.outer is not None:
         return die, f
-    part = _wood_part(die, g, v)
-    if part is None:
+    found = _wood_part(die, g, v)
+    if found is None:
         return die, f
-    cs, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    best = max(cs, key=cv2.contourArea)
+    part, best = found
     h, w = v.shape
     _region, _core, side, cx, cy, lean = _fit_top_face(part, die.x0, die.y0, w, h)
     if not OWN_SIDE[0] <= side / die.side <= OWN_SIDE[1]:
