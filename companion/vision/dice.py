@@ -382,7 +382,10 @@ def _both_scales(far: list[_Face], near: list[_Face], zoom: float, notes: list[s
         return math.hypot(_closer_px(g.x, 1 / zoom) - f.x,
                           _closer_px(g.y, 1 / zoom) - f.y) < reach * f.side  # fmt: skip
 
-    lost = [f for f in far if not f.uncertain and not any(on(g, f, 0.5) for g in near)]
+    # an asked 2 read closer from two lone pips (_edge_ringed_twos) gives way to a die read
+    # certain further away
+    lost = [f for f in far if not f.uncertain
+            and not any(on(g, f, 0.5) for g in near if not (g.edge_pair and g.uncertain))]
     out = [g for g in near if not any(on(g, f, 0.5) for f in lost)]
     for g in out:
         for f in far:

@@ -1370,3 +1370,20 @@ def test_a_lone_pip_off_its_body_s_middle_ending_at_a_pip_like_it_is_never_certa
     obs = read_pips(image)
     assert_never_certain_wrong(obs, truth)
     assert any("ends at another pip" in n for n in obs.notes), obs.notes
+
+
+@needs_shared
+def test_a_2_read_certain_at_640_px_is_not_made_a_question_by_an_asked_2_read_closer() -> None:
+    """webcam train_two_47 brought up to 1280 px (as a bigger camera frame): read closer,
+    the 2 at the bottom right is two lone pips whose rings took its edge, an asked 2
+    (_edge_ringed_twos); read at 640 px it is a certain 2. The closer reading won, and the
+    players were asked about a die already read. The asked 2 gives way to the certain one."""
+    image, truth = labelled(SHARED_WEBCAM / "images" / "train_two_47.jpg",
+                            SHARED_WEBCAM / "labels" / "train_two_47.txt")  # fmt: skip
+    image = cv2.resize(image, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_LINEAR)
+    truth = [(v, 2 * x, 2 * y, 2 * reach) for v, x, y, reach in truth]
+    obs = read_pips(image)
+    assert_never_certain_wrong(obs, truth)
+    assert_no_certain_ghost(obs, truth)
+    die = [d for v, d in matched(obs, truth) if d and abs(d.x - 850) < 20 and abs(d.y - 831) < 20]
+    assert [(d.value, d.uncertain) for d in die] == [(2, False)], obs.notes
