@@ -28,8 +28,10 @@ light on the dark wood. Reading goes in three steps:
    print is blurred as much, see :func:`_outline_sharpness`); a die not square
    only because something dark joins it (its shadow, a board's line) is read from the largest
    square in its blob when that square is as big as the clean dice's faces (or, for a die
-   alone, as the square part of its blob as dark as its wood) and fits at one place only
-   (what sticks out must not be thick and dark, the die's own side faces excepted); a notch
+   alone, as the square part of its blob as dark as its wood) and fits at one place only,
+   or slides only towards the picture's centre, no farther than the other dice's side faces
+   show there (the top face is then the square farthest from the centre); what sticks out
+   must not be thick and dark, the die's own side faces excepted; a notch
    of light inside a die's hull (a glare), on a die alone or cut from touching dice, is read
    over the hull when the hull is a clean die's size and no light carries on past it. A mark
    whose thin wood margin is broken by blur (a narrow, deep bay of the blob) is filled in like
@@ -479,6 +481,17 @@ def _inscribed_square(filled: Any, angle: float) -> tuple[float, float, float, f
     that fits in the mask: in the mask turned upright, the chessboard distance to the nearest
     outside pixel is the half side of the largest upright square centred there. ``slide``:
     how far (pixels) its centre can move with the square still fitting."""
+    np, _cv2 = _imports()
+    side, xs, ys = _inscribed_squares(filled, angle)
+    if side <= 0:
+        return 0.0, 0.0, 0.0, 0.0
+    px, py = float(xs.mean()), float(ys.mean())
+    return side, px, py, float(np.hypot(xs - px, ys - py).max())
+
+
+def _inscribed_squares(filled: Any, angle: float) -> tuple[float, Any, Any]:
+    """(side, centres x, centres y) of every largest square turned by ``angle`` degrees that
+    fits in the mask (the centres in the mask's pixels; side 0: none)."""
     np, cv2 = _imports()
     h, w = filled.shape
     pad = int(0.5 * math.hypot(h, w)) + 2
@@ -489,14 +502,12 @@ def _inscribed_square(filled: Any, angle: float) -> tuple[float, float, float, f
     dist = cv2.distanceTransform((upright > 0).astype(np.uint8), cv2.DIST_C, 3)
     top = float(dist.max())
     if top < 1:
-        return 0.0, 0.0, 0.0, 0.0
+        return 0.0, np.zeros(0), np.zeros(0)
     ys, xs = np.nonzero(dist >= top)
-    px, py = float(xs.mean()), float(ys.mean())
-    slide = float(np.hypot(xs - px, ys - py).max())
     back = cv2.invertAffineTransform(turn)
-    cx = back[0, 0] * px + back[0, 1] * py + back[0, 2] - pad
-    cy = back[1, 0] * px + back[1, 1] * py + back[1, 2] - pad
-    return 2 * top - 1, float(cx), float(cy), slide
+    cx = back[0, 0] * xs + back[0, 1] * ys + back[0, 2] - pad
+    cy = back[1, 0] * xs + back[1, 1] * ys + back[1, 2] - pad
+    return 2 * top - 1, cx.astype(np.float64), cy.astype(np.float64)
 
 
 def _refit_square(die: _Die, filled: Any, typical: float, v: Any, lean_rate: float = 0.0,
@@ -508,15 +519,22 @@ def _refit_square(die: _Die, filled: Any, typical: float, v: Any, lean_rate: flo
     is not the die. The face's region is cut to that square and the doubt dropped. A blob
     missing part of the die (light cutting into it) holds no square that big: still asked.
     ``lean_rate``: how far the clean dice's side faces show per pixel from the picture's
-    ``centre``; this die's own side faces show as far, towards the centre, and are its own."""
+    ``centre``; this die's own side faces show as far, towards the centre, and are its own.
+    A square that slides only along them (towards the centre, no farther than they show) is
+    the top face at the end farthest from the centre (:func:`_outer_square`)."""
     np, cv2 = _imports()
     contours, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     angle = _die_angle(max(contours, key=cv2.contourArea))
     inner, cx, cy, slide = _inscribed_square(filled, angle)
     # a sharp square inside a rounded one: its corners stop on the rounded corners
     side = inner / (1 - (2 - math.sqrt(2)) * CORNER)
-    if not SQUARE_REFIT[0] <= side / typical <= SQUARE_REFIT[1] or slide > SQUARE_SLIDE * side:
+    if not SQUARE_REFIT[0] <= side / typical <= SQUARE_REFIT[1]:
         return
+    if slide > SQUARE_SLIDE * side:
+        outer = _outer_square(filled, angle, die, side, lean_rate, centre)
+        if outer is None:
+            return
+        cx, cy = outer
 
     def box(size: float) -> Any:
         m = np.zeros_like(filled)
@@ -552,6 +570,34 @@ def _refit_square(die: _Die, filled: Any, typical: float, v: Any, lean_rate: flo
     die.core = box(side * (1 - 2 * RIM)) & die.region
     die.side, die.cx, die.cy = side, die.x0 + cx, die.y0 + cy
     die.notes = []
+
+
+def _outer_square(filled: Any, angle: float, die: _Die, side: float, lean_rate: float,
+                  centre: tuple[float, float]) -> tuple[float, float] | None:  # fmt: skip
+    """Where the top face lies (centre, in the blob's crop) when the largest square slides
+    along the blob, if it slides only towards the picture's ``centre`` and no farther than
+    the side faces the clean dice show at this distance (``lean_rate`` per pixel, with
+    ``LEAN_MARGIN``'s margin): the blob is then the top face and its own side faces, and the
+    top face, nearer the camera, is the square farthest from the centre. Else None."""
+    np, _cv2 = _imports()
+    if lean_rate <= 0:
+        return None
+    _side, xs, ys = _inscribed_squares(filled, angle)
+    if len(xs) == 0:
+        return None
+    ox, oy = die.x0 + float(xs.mean()) - centre[0], die.y0 + float(ys.mean()) - centre[1]
+    far = math.hypot(ox, oy)
+    if far <= 0:
+        return None
+    along = (xs * ox + ys * oy) / far
+    across = (ys * ox - xs * oy) / far
+    reach = LEAN_MARGIN * lean_rate * far + 2.0
+    if float(across.max() - across.min()) > 2 * SQUARE_SLIDE * side:
+        return None  # it slides across the way to the centre too
+    if float(along.max() - along.min()) > reach:
+        return None  # farther than the die's side faces show here
+    end = along >= float(along.max()) - 1.0
+    return float(xs[end].mean()), float(ys[end].mean())
 
 
 def _wood_square(die: _Die, filled: Any, v: Any) -> float:
