@@ -5,7 +5,11 @@ Used by :mod:`companion.vision.dice`. Pure functions over numpy arrays; no state
 A pip is found with a morphological black-hat (dark pips) or top-hat (light pips) at three
 pyramid levels, so pips from ~2 to ~20 px radius (at the 640-px working size) are all seen
 with one small kernel. Each blob then gets an ellipse from its second moments, its contrast
-against a ring around it and the colour of that ring (the face it sits on).
+against a ring around it and the colour of that ring (the face it sits on). Touching pips
+(a 6's close rows) are one blob, split at half its peak; dark pips of 3-7 px joined to other
+marks (a die's shaded outline, a board's lines) are cut from them the same way
+(:func:`_joined_pips`). A small 6's columns, each one long mark, are paired for the reader
+(:func:`column_pairs`).
 
 Speed (the reader must keep up with a webcam): the ellipse hat is computed from rectangle
 dilations, blob statistics and moments from the set pixels in one pass (bincount) instead
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -32,6 +37,8 @@ GREY = 2  # key of the plain brightness in :func:`intensities`
 _KERNEL = 15  # structuring element at every pyramid level
 _LEVELS = 3
 _MIN_RESPONSE = 16  # grey levels of black-hat / top-hat response
+JOINED_MAX = 20_000  # a bigger blob (pixels) is not cut into pips (:func:`_joined_pips`)
+JOINED_PEAK = 0.9  # ... a part of it under this share of its peak is not a pip
 
 
 @dataclass(frozen=True)
@@ -98,7 +105,11 @@ def find_pips(
                 img = cv2.pyrDown(img)
             hats.append((_hat(img, op), level))
         responses[polarity] = hats[-_LEVELS][0]
-    all_blobs = _blobs_all(hats, _MIN_RESPONSE)
+    # dark pips of 3 to 7 px (at the working size) joined to other marks: cut apart, at the
+    # pyramid level where such pips are found (:func:`_joined_pips`)
+    joined = [polarity == DARK and level == 1 for polarity in (DARK, LIGHT)
+              for level in range(_LEVELS)]  # fmt: skip
+    all_blobs = _blobs_all(hats, _MIN_RESPONSE, joined)
     for k, blobs in enumerate(all_blobs):
         polarity, level = (DARK, LIGHT)[k // _LEVELS], k % _LEVELS
         f = 2.0**level
@@ -175,14 +186,16 @@ def _shelves(sizes: tuple[tuple[int, int], ...]) -> tuple[list[tuple[int, int]],
     return [places[i] for i in range(len(sizes))], (top + shelf, width)
 
 
-def _blobs_all(responses: list[tuple[np.ndarray, int]], threshold: int) -> list[list[Blob]]:
+def _blobs_all(responses: list[tuple[np.ndarray, int]], threshold: int,
+               joined: Sequence[bool] = ()) -> list[list[Blob]]:  # fmt: skip
     """Elliptical blobs of several response images (each with its pyramid level); blobs
     that touch (close pips of a 6) are split by thresholding again at half their peak.
 
     The thresholded images are packed into one (:func:`_shelves`) and labelled in one pass
     (one call instead of six). Each image starts on an even row and column: OpenCV numbers
     the labels in the raster order of 2 x 2 blocks, so every image gets the same blobs, in
-    the same order, as when labelled alone."""
+    the same order, as when labelled alone. ``joined``: for each response image, whether a
+    blob too big for pips there is cut into the pips joined in it (:func:`_joined_pips`)."""
     outs: list[list[Blob]] = [[] for _ in responses]
     places, (height, width) = _shelves(tuple(resp.shape[:2] for resp, _ in responses))
     mask = np.zeros((height, width), np.uint8)
@@ -218,6 +231,13 @@ def _blobs_all(responses: list[tuple[np.ndarray, int]], threshold: int) -> list[
     # touching pips (the close rows of a 6) make one blob, split below; other blobs too
     # big, too thin or too small are not pips
     split = small & ~good & (area >= 3 * amin) & (area <= 5 * 150)
+    # in the images ``joined`` names, a blob too big for pips may be pips joined to other
+    # marks (a die's shaded outline, a board's lines running into its dice): cut apart
+    if any(joined):
+        cut = np.array([bool(j) for j in joined])[which] & ~small & (area >= 3 * amin)
+        for i in (np.flatnonzero(cut & (area <= JOINED_MAX)) + 1).tolist():
+            k = int(which[i - 1])
+            outs[k].extend(_joined_pips(responses[k], places[k], labels, stats[i], i))
     wanted = np.concatenate([[False], good | split])
     if not wanted.any():
         return outs
@@ -250,6 +270,45 @@ def _blobs_all(responses: list[tuple[np.ndarray, int]], threshold: int) -> list[
         else:
             out.extend(parts.get(i, ()))
     return outs
+
+
+def _joined_pips(response: tuple[np.ndarray, int], place: tuple[int, int], labels: np.ndarray,
+                 stat: np.ndarray, i: int) -> list[Blob]:  # fmt: skip
+    """The pips in blob ``i`` of ``labels`` (the packed canvas; ``stat``: its left, top,
+    width, height, area there), a blob too big to be pips: pips of 3 to 7 px joined to one
+    another and to other marks, a die's shaded outline or side faces, a board's lines or a
+    ring printed under the dice (nineteenth pass: ivory 6s of 45-70 px on a printed board,
+    missed; every pip stood apart at half the blob's peak). The blob is cut at half its
+    peak; a part left whose own peak is ``JOINED_PEAK`` of the blob's is a pip if it is one's
+    size and shape, and split at half its own peak if it is as big as a few touching pips
+    (:func:`_split_one`)."""
+    resp, level = response
+    top, left = place
+    x, y, w, h = (int(v) for v in stat[:4])
+    x0, y0 = x - left, y - top
+    r_sub = np.where(labels[y : y + h, x : x + w] == i, resp[y0 : y0 + h, x0 : x0 + w], 0)
+    peak = int(r_sub.max())
+    if peak < 2 * _MIN_RESPONSE:
+        return []
+    k, lab, st, _ = cv2.connectedComponentsWithStats((r_sub > peak // 2).astype(np.uint8),
+                                                     connectivity=8)  # fmt: skip
+    out: list[Blob] = []
+    amin = 5 if level == 0 else 12
+    for j, (xs0, ys0, w2, h2, a2) in enumerate(st[1:].tolist(), start=1):
+        part = (lab[ys0 : ys0 + h2, xs0 : xs0 + w2] == j).astype(np.uint8)
+        # a pip is as dark as the blob's other pips; a piece of line or outline that only
+        # just passed the cut is not (a board's line by a die, 0.73-0.82 of the peak)
+        if int(r_sub[ys0 : ys0 + h2, xs0 : xs0 + w2][part > 0].max()) < JOINED_PEAK * peak:
+            continue
+        if (amin <= a2 <= 150 and w2 <= _KERNEL - 1 and h2 <= _KERNEL - 1
+                and a2 / max(w2 * h2, 1) > 0.45 and min(w2, h2) / max(w2, h2) > 0.3):
+            e = _ellipse(part)
+            if e is not None:  # cut at half its peak, as in _split_one: grown back a little
+                out.append((x0 + xs0 + e[0], y0 + ys0 + e[1], e[2] * 1.15, e[3] * 1.15,
+                            e[4] * 1.15, e[5]))  # fmt: skip
+        elif 3 * amin <= a2 <= 5 * 150 and w2 <= 3 * _KERNEL and h2 <= 3 * _KERNEL:
+            out.extend(_split_one(resp, level, part, x0 + xs0, y0 + ys0))
+    return out
 
 
 def _split_all(
@@ -706,3 +765,83 @@ def _dedupe_dense(pips: list[Pip]) -> list[Pip]:
         & keep[None, :]
     ).any(axis=1)
     return [p for i, p in enumerate(pips) if keep[i] and not body[i]]
+
+
+BAR_RATIO = (0.12, 0.4)  # a column's width over its length (3 touching pips: about 1/3)
+BAR_AREA = (12, 150)  # its area (pixels, at the working size)
+BAR_MAX = 200  # more column-like marks than this (a busy or lined table): none is paired
+
+
+def column_pairs(resp: np.ndarray) -> list[tuple[Blob, Blob]]:
+    """Pairs of marks that may be a small 6's two columns (each column's three pips touching,
+    one long mark, even cut at half its peak): long marks as wide as a pip, side by side,
+    parallel, as long as each other, about half their length apart, neither ahead of the
+    other. ``resp``: a black-hat or top-hat response at the working size.
+
+    Each mark is cut at half the strongest response within a pip's reach of it
+    (``_KERNEL`` px), so a column joined to the die's outline or to a board's line stands
+    apart. Returns the two marks as (x, y, r, major, minor, angle), major and minor from
+    the mark's second moments as :func:`moments_ellipse` gives them."""
+    local = cv2.dilate(resp, cv2.getStructuringElement(cv2.MORPH_RECT, (_KERNEL, _KERNEL)))
+    cut = ((resp > _MIN_RESPONSE) & (resp > local // 2)).astype(np.uint8)
+    n, lab = cv2.connectedComponents(cut, connectivity=8)
+    if n <= 1:
+        return []
+    # every mark's area and second moments at once, from the set pixels (bincount)
+    nz = cv2.findNonZero(cut).reshape(-1, 2)
+    xs, ys = nz[:, 0].astype(np.float64), nz[:, 1].astype(np.float64)
+    which = lab[nz[:, 1], nz[:, 0]]
+    area = np.bincount(which, minlength=n).astype(np.float64)
+    ok = (area >= BAR_AREA[0]) & (area <= BAR_AREA[1])
+    ok[0] = False
+    if not ok.any():
+        return []
+    a = area[ok]
+    cx, cy = (np.bincount(which, v, minlength=n)[ok] / a for v in (xs, ys))
+    mu20, mu02, mu11 = (np.bincount(which, v, minlength=n)[ok] / a - w
+                        for v, w in ((xs * xs, cx * cx), (ys * ys, cy * cy),
+                                     (xs * ys, cx * cy)))  # fmt: skip
+    common = np.sqrt(np.maximum(0.0, ((mu20 - mu02) / 2) ** 2 + mu11**2))
+    major = 2 * np.sqrt(np.maximum((mu20 + mu02) / 2 + common, 1e-6))
+    minor = 2 * np.sqrt(np.maximum((mu20 + mu02) / 2 - common, 1e-6))
+    ratio = minor / major
+    # long (3 touching pips), as wide as a pip, and one straight mark (filling its ellipse)
+    keep = ((minor >= 1.0) & (ratio > BAR_RATIO[0]) & (ratio < BAR_RATIO[1])
+            & (a >= 0.6 * math.pi * major * minor))  # fmt: skip
+    m = int(keep.sum())
+    if m < 2 or m > BAR_MAX:
+        return []
+    x, y, a, major, minor = (v[keep] for v in (cx, cy, a, major, minor))
+    angle = 0.5 * np.arctan2(2 * mu11[keep], (mu20 - mu02)[keep])
+    # every two marks at once: as long and as wide as each other, parallel, side by side
+    # about half their length apart (a bar's length is its major * sqrt(3)), neither ahead
+    long_ = major[:, None] / major[None, :]
+    wide = minor[:, None] / minor[None, :]
+    turn = np.abs((angle[:, None] - angle[None, :] + math.pi / 2) % math.pi - math.pi / 2)
+    dx, dy = x[None, :] - x[:, None], y[None, :] - y[:, None]
+    ux, uy = np.cos(angle)[:, None], np.sin(angle)[:, None]
+    length = 0.5 * (major[:, None] + major[None, :]) * math.sqrt(3)
+    along, across = np.abs(dx * ux + dy * uy), np.abs(dy * ux - dx * uy)
+    ok2 = ((long_ > 0.75) & (long_ < 1.33) & (wide > 0.67) & (wide < 1.5)
+           & (turn <= math.radians(15)) & (along < 0.25 * length)
+           & (across > 0.45 * length) & (across < length))  # fmt: skip
+    marks = [(float(x[k]), float(y[k]), math.sqrt(float(a[k]) / math.pi), float(major[k]),
+              float(minor[k]), float(angle[k])) for k in range(m)]  # fmt: skip
+    return [(marks[i], marks[j]) for i, j in zip(*np.nonzero(np.triu(ok2, 1)), strict=True)]
+
+
+def column_pips(bar: Blob) -> list[Blob]:
+    """The three pips of one column mark (:func:`column_pairs`), as blobs: a third of its
+    length apart along it, each as wide as the mark."""
+    x, y, _, major, minor, angle = bar
+    length, width = major * math.sqrt(3), minor * math.sqrt(3)
+    r = 0.5 * min(width, length / 3)
+    ux, uy = math.cos(angle), math.sin(angle)
+    return [(x + t * ux, y + t * uy, r, r, r, 0.0) for t in (-length / 3, 0.0, length / 3)]
+
+
+def describe_blobs(bgr: np.ndarray, grey: np.ndarray, blobs: list[Blob], polarity: int
+                   ) -> list[Pip]:  # fmt: skip
+    """Pips of blobs placed by the caller (:func:`column_pips`) at the working size,
+    measured as found pips are (:func:`_describe_all`); a blob that is no pip is left out."""
+    return _describe_all(bgr, grey, blobs, polarity, 0)

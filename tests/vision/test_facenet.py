@@ -343,8 +343,13 @@ def test_only_doubts_a_picture_can_settle_are_confirmed_on_real_cases(
     for name, img in _scenes():
         alone = read_pips(img, second_opinion=False)
         both = read_pips(img)
-        assert len(alone.dice) == len(both.dice), name
-        for a, b in zip(alone.dice, both.dice, strict=True):
+        # a 6 read from two column marks stands only if the second opinion confirms it
+        # (dice._unconfirmed_columns_dropped): an unsettled one is left out
+        columns = {n.split(": ", 1)[0] for n in alone.notes if "from its two columns" in n}
+        kept = [a for a in alone.dice if f"die at ({a.x:.0f}, {a.y:.0f})" not in columns
+                or any((b.x, b.y) == (a.x, a.y) for b in both.dice)]  # fmt: skip
+        assert len(kept) == len(both.dice), name
+        for a, b in zip(kept, both.dice, strict=True):
             assert (a.value, a.x, a.y) == (b.value, b.x, b.y), name
             if not a.uncertain:
                 assert not b.uncertain, name

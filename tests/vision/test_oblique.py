@@ -296,7 +296,8 @@ def test_a_face_whose_pips_the_grouping_split_is_read_whole(seed: int, x: int, y
 SIDE_PIP_BESIDE = [(1103, 545, 41, 3), (1112, 142, 42, 3)]
 # ... and top 2s and 3s whose side face's pips lay in the marks looked for beyond the die (a
 # 6's other column would lie there): "unexplained marks on the face" asked them.
-SIDE_PIPS_AS_MARKS = [(1063, 101, 186, 3), (1112, 594, 203, 2), (1139, 513, 108, 2)]
+SIDE_PIPS_AS_MARKS = [(1063, 101, 186, 3), (1112, 594, 203, 2), (1139, 513, 108, 2),
+                      (1026, 538, 190, 3)]  # fmt: skip
 # ... and a small black die's top 2 (tenth pass), its pips a little big for its side: its
 # body looked off its centre because the rays ran on over its side faces, in one direction,
 # and "pips too big for a 2" asked it. A pair of a bigger face lies off its die's middle in
@@ -321,8 +322,10 @@ def test_a_side_face_pip_beside_a_top_face_does_not_ask_it(seed: int, x: int, y:
 # Benchmark train scenes (ninth pass): top 2s and 3s whose side face, in shade, shows pips
 # that were found with a ring too close to tell from the face by a line, or only as marks
 # (squashed, no ellipse found), beyond the face's own square: "unexplained marks" asked them.
-SIDE_PIPS_IN_SHADE = [(1026, 538, 190, 3), (1050, 122, 197, 3), (1065, 588, 164, 2),
-                      (1146, 284, 57, 3)]  # fmt: skip
+SIDE_PIPS_IN_SHADE = [(1050, 122, 197, 3), (1065, 588, 164, 2), (1146, 284, 57, 3)]
+# (1026's 3 at 538, 190 was one of them: since the nineteenth pass found its side face's pips,
+# joined to the die's outline at a coarser scale (pips._joined_pips), they are pips on another
+# surface, left out with no doubt, SIDE_PIPS_AS_MARKS above)
 
 
 @pytest.mark.parametrize(("seed", "x", "y", "value"), SIDE_PIPS_IN_SHADE)
@@ -339,7 +342,9 @@ def test_side_face_pips_in_shade_leave_a_top_face_to_the_face_model(seed: int, x
 # reader could not read (a top face and its front face grouped as one, a small die's pips
 # lost) and whose face model reading was under CONFIRM. They were left out of the roll, with
 # no question: a total short of a die, silently. Now asked, with the face model's guess.
-FOUND_NOT_READ = [1042, 1126, 1136, 1261]
+# (1261's 6 at 388, 305 was one of them: its pips are read since the nineteenth pass, cut
+# from the die's outline, SIX_JOINED_TO_ITS_OUTLINE below)
+FOUND_NOT_READ = [1042, 1126, 1136]
 
 
 @pytest.mark.parametrize("seed", FOUND_NOT_READ)
@@ -360,12 +365,19 @@ def test_a_die_the_finder_sees_but_no_one_reads_is_asked_not_left_out(seed: int)
 # right and certain now (the face model confirms them). (seed, x, y) of the 2.
 EDGE_RINGED_TWOS = [(1227, 334, 378), (4_000_050, 362, 85), (5_000_080, 511, 139),
                     (6_000_051, 446, 371)]  # fmt: skip
+# ... and (nineteenth pass; train 1191, spent heldout-d/k/l) 2s of red and black dice with
+# light pips, each pip clean but with no die body around it alone: the pair was not tried
+# (only pips that were not clean were), the line between them was brighter than their rings
+# (the die's edge darkens the rings of light pips too), and their own front face, below with
+# smaller pips, counted as a face read beside them.
+EDGE_RINGED_LIGHT_TWOS = [(1191, 501, 326), (4_000_076, 368, 113), (12_000_046, 572, 391),
+                          (13_000_000, 138, 387)]  # fmt: skip
 # ... and two pips of a 4 whose other two pips were lost (train 1234, the 4 at 185, 258):
 # they fit a 2; the die finder reads the 4 there, and no 2 may take its place.
 FOUR_WITH_TWO_PIPS_LOST = [(1234, 185, 258, 4)]
 
 
-@pytest.mark.parametrize(("seed", "x", "y"), EDGE_RINGED_TWOS)
+@pytest.mark.parametrize(("seed", "x", "y"), EDGE_RINGED_TWOS + EDGE_RINGED_LIGHT_TWOS)
 def test_a_2_whose_pips_rings_took_its_edge_is_read(seed: int, x: int, y: int) -> None:
     _top_face_read(seed, x, y, 2)
 
@@ -374,3 +386,34 @@ def test_a_2_whose_pips_rings_took_its_edge_is_read(seed: int, x: int, y: int) -
 def test_two_pips_of_a_bigger_face_do_not_take_its_place_as_a_2(seed: int, x: int, y: int,
                                                                  value: int) -> None:  # fmt: skip
     _top_face_read(seed, x, y, value)
+
+
+# Benchmark scenes (nineteenth pass; train 1261, spent heldout-e/g/h/i/j): ivory 6s of 46-70
+# px on the printed board, clear, their pips apart, missed (1261: asked from the die finder).
+# At the pyramid level where pips of that size are found, the six pips were one mark with the
+# die's shaded outline, its side faces, the board's lines or its printed ring: too big for
+# pips, left out. Cut at half its peak, the mark falls into the six pips. (seed, x, y).
+SIX_JOINED_TO_ITS_OUTLINE = [(1261, 388, 305), (5_000_000, 357, 299), (8_000_083, 347, 257),
+                             (9_000_014, 446, 185), (9_000_014, 591, 158),
+                             (10_000_003, 285, 194), (11_000_034, 128, 52)]  # fmt: skip
+
+
+@pytest.mark.parametrize(("seed", "x", "y"), SIX_JOINED_TO_ITS_OUTLINE)
+def test_a_6_whose_pips_join_its_outline_at_a_coarser_scale_is_read(seed: int, x: int,
+                                                                     y: int) -> None:  # fmt: skip
+    _top_face_read(seed, x, y, 6)
+
+
+# Benchmark scenes (nineteenth pass; train and spent heldout-c/e/f): 6s of 18-23 px whose
+# pips touch in their columns: each column is one long mark, no pip of the die is found, and
+# the die was missed. Two such marks side by side are cut into three pips each, read as an
+# asked 6 that the face model confirms. Dark pips on ivory and white dice, light pips on
+# black ones (4 000 056, 5 000 056). (seed, x, y) of the 6.
+SIX_IN_TWO_COLUMNS = [(1250, 341, 292), (1250, 534, 311), (1070, 600, 410), (3_000_030, 255, 392),
+                      (4_000_056, 57, 288), (5_000_056, 521, 210)]  # fmt: skip
+
+
+@pytest.mark.parametrize(("seed", "x", "y"), SIX_IN_TWO_COLUMNS)
+def test_a_small_6_whose_pips_touch_in_their_columns_is_read(seed: int, x: int, y: int) -> None:
+    _top_face_read(seed, x, y, 6)
+
