@@ -60,7 +60,7 @@ import dataclasses
 import itertools
 import math
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -319,10 +319,7 @@ def _read_classical(img: np.ndarray, scale: float, max_pips: int | None = None,
         _flag_cut_by_edge(work, faces, notes)
     # a 2 made of two lone pips stands only with no doubt a picture cannot settle: else the
     # place is left to the die finder (two pips of a 4 whose others were lost fit a 2)
-    gone = [f"die at ({f.x:.0f}, {f.y:.0f}): " for f in faces if f.edge_pair and f.unsettled]
-    if gone:
-        faces = [f for f in faces if not (f.edge_pair and f.unsettled)]
-        notes = [n for n in notes if not n.startswith(tuple(gone))]
+    faces, notes = _without(faces, notes, lambda f: f.edge_pair and f.unsettled)
     return faces, failed, notes, dropped
 
 
@@ -1649,15 +1646,29 @@ def _edge_ringed_twos(work: np.ndarray, planes: dict[int, np.ndarray],
         if any(math.hypot(mx - f.x, my - f.y) < 1.4 * max(f.side, d / 0.735)
                and not _side_face_below(f, my, r) for f in faces):  # fmt: skip
             continue  # beside a face read: part of it, or its top face (it is a side face)
-        face = _classify(planes[p.polarity], [p, q], responses[p.polarity])
-        if face is None or face.value != 2:
+        face = _asked_face(planes, responses, [p, q], 2,
+                           "a 2 whose pips' rings took its die's edge")  # fmt: skip
+        if face is None:
             continue
-        face.uncertain = face.edge_pair = True
-        face.confidence = min(face.confidence, 0.5)
-        face.notes.append("a 2 whose pips' rings took its die's edge")
+        face.edge_pair = True
         out.append(face)
         used |= {id(p), id(q)}
     return out
+
+
+def _asked_face(planes: dict[int, np.ndarray], responses: dict[int, np.ndarray],
+                pips: list[Pip], value: int, note: str) -> _Face | None:
+    """The face ``pips`` make if the layouts read it as ``value``: asked, with ``note``, its
+    confidence at most 0.5 (pips put together by a rule the grouping does not make, for the
+    second opinion to confirm); else None."""
+    polarity = pips[0].polarity
+    face = _classify(planes[polarity], pips, responses[polarity])
+    if face is None or face.value != value:
+        return None
+    face.uncertain = True
+    face.confidence = min(face.confidence, 0.5)
+    face.notes.append(note)
+    return face
 
 
 def _column_sixes(work: np.ndarray, planes: dict[int, np.ndarray],
@@ -1679,13 +1690,11 @@ def _column_sixes(work: np.ndarray, planes: dict[int, np.ndarray],
                                   polarity)  # fmt: skip
             if len(pips) != 6:
                 continue
-            face = _classify(planes[polarity], pips, responses[polarity])
-            if face is None or face.value != 6:
-                continue
-            face.uncertain = face.columns = True
-            face.confidence = min(face.confidence, 0.5)
-            face.notes.append("a 6 read from its two columns of touching pips")
-            out.append(face)
+            face = _asked_face(planes, responses, pips, 6,
+                               "a 6 read from its two columns of touching pips")  # fmt: skip
+            if face is not None:
+                face.columns = True
+                out.append(face)
     return out
 
 
@@ -1695,11 +1704,16 @@ def _unconfirmed_columns_dropped(faces: list[_Face], notes: list[str]
     that the second opinion did not confirm: long marks side by side are also a label's
     letters or a keyboard's keys on a webcam's table (a question about nothing, in 11 of
     310 webcam photos); the place is left to the die finder."""
-    gone = [f"die at ({f.x:.0f}, {f.y:.0f}): " for f in faces if f.columns and f.uncertain]
+    return _without(faces, notes, lambda f: f.columns and f.uncertain)
+
+
+def _without(faces: list[_Face], notes: list[str], drop: Callable[[_Face], bool]
+             ) -> tuple[list[_Face], list[str]]:  # fmt: skip
+    """``faces`` without those ``drop`` picks, and ``notes`` without the notes about them."""
+    gone = tuple(f"die at ({f.x:.0f}, {f.y:.0f}): " for f in faces if drop(f))
     if not gone:
         return faces, notes
-    return ([f for f in faces if not (f.columns and f.uncertain)],
-            [n for n in notes if not n.startswith(tuple(gone))])
+    return [f for f in faces if not drop(f)], [n for n in notes if not n.startswith(gone)]
 
 
 def _side_face_below(f: _Face, y: float, r: float) -> bool:
