@@ -79,7 +79,7 @@ certain ghost studied. ``heldout-m`` (eighteenth pass; renders only, from seed 1
 the blind range of the eighteenth pass: heldout-l was run at the end of the seventeenth, and
 its two certain ghosts studied. heldout-m was run at the end of the eighteenth: spent.
 ``heldout-n`` (nineteenth pass; renders only, from seed 15 000 000) is the blind range of the
-nineteenth pass, run once at its end.
+nineteenth pass, run once at its end: spent (the next pass takes 16 000 000).
 
 ``--set synthetic-shadow`` (ninth pass; not part of ``all``): the synthetic set's renders
 with a shadow's straight edge cast across one die at any angle (0.4-0.8 of the light on its
