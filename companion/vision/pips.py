@@ -787,15 +787,18 @@ def column_pairs(resp: np.ndarray) -> list[tuple[Blob, Blob]]:
     n, lab = cv2.connectedComponents(cut, connectivity=8)
     if n <= 1:
         return []
-    # every mark's area and second moments at once, from the set pixels (bincount)
+    # every mark's area, then the second moments of those of a mark's size, at once from
+    # their set pixels (bincount; a wood grain's big blobs hold most set pixels)
     nz = cv2.findNonZero(cut).reshape(-1, 2)
-    xs, ys = nz[:, 0].astype(np.float64), nz[:, 1].astype(np.float64)
     which = lab[nz[:, 1], nz[:, 0]]
     area = np.bincount(which, minlength=n).astype(np.float64)
     ok = (area >= BAR_AREA[0]) & (area <= BAR_AREA[1])
     ok[0] = False
     if not ok.any():
         return []
+    mine = ok[which]
+    which, nz = which[mine], nz[mine]
+    xs, ys = nz[:, 0].astype(np.float64), nz[:, 1].astype(np.float64)
     a = area[ok]
     cx, cy = (np.bincount(which, v, minlength=n)[ok] / a for v in (xs, ys))
     mu20, mu02, mu11 = (np.bincount(which, v, minlength=n)[ok] / a - w
