@@ -783,7 +783,9 @@ def column_pairs(resp: np.ndarray) -> list[tuple[Blob, Blob]]:
     apart. Returns the two marks as (x, y, r, major, minor, angle), major and minor from
     the mark's second moments as :func:`moments_ellipse` gives them."""
     local = cv2.dilate(resp, cv2.getStructuringElement(cv2.MORPH_RECT, (_KERNEL, _KERNEL)))
-    cut = ((resp > _MIN_RESPONSE) & (resp > local // 2)).astype(np.uint8)
+    # a column is as dark as pips (a wood grain's faint response, under twice the pip
+    # finder's floor, covered a quarter of a 1280 px picture)
+    cut = ((resp > 2 * _MIN_RESPONSE) & (resp > local // 2)).astype(np.uint8)
     n, lab = cv2.connectedComponents(cut, connectivity=8)
     if n <= 1:
         return []
