@@ -476,22 +476,11 @@ def _fit_top_face(filled: Any, x0: int, y0: int, width: int, height: int
     return region, core & region, float(side), x0 + float(cx), y0 + float(cy), float(lean)
 
 
-def _inscribed_square(filled: Any, angle: float) -> tuple[float, float, float, float]:
-    """(side, centre x, centre y, slide) of the largest square turned by ``angle`` degrees
-    that fits in the mask: in the mask turned upright, the chessboard distance to the nearest
-    outside pixel is the half side of the largest upright square centred there. ``slide``:
-    how far (pixels) its centre can move with the square still fitting."""
-    np, _cv2 = _imports()
-    side, xs, ys = _inscribed_squares(filled, angle)
-    if side <= 0:
-        return 0.0, 0.0, 0.0, 0.0
-    px, py = float(xs.mean()), float(ys.mean())
-    return side, px, py, float(np.hypot(xs - px, ys - py).max())
-
-
 def _inscribed_squares(filled: Any, angle: float) -> tuple[float, Any, Any]:
     """(side, centres x, centres y) of every largest square turned by ``angle`` degrees that
-    fits in the mask (the centres in the mask's pixels; side 0: none)."""
+    fits in the mask (the centres in the mask's pixels; side 0: none): in the mask turned
+    upright, the chessboard distance to the nearest outside pixel is the half side of the
+    largest upright square centred there."""
     np, cv2 = _imports()
     h, w = filled.shape
     pad = int(0.5 * math.hypot(h, w)) + 2
@@ -525,13 +514,15 @@ def _refit_square(die: _Die, filled: Any, typical: float, v: Any, lean_rate: flo
     np, cv2 = _imports()
     contours, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     angle = _die_angle(max(contours, key=cv2.contourArea))
-    inner, cx, cy, slide = _inscribed_square(filled, angle)
+    inner, xs, ys = _inscribed_squares(filled, angle)
     # a sharp square inside a rounded one: its corners stop on the rounded corners
     side = inner / (1 - (2 - math.sqrt(2)) * CORNER)
     if not SQUARE_REFIT[0] <= side / typical <= SQUARE_REFIT[1]:
         return
-    if slide > SQUARE_SLIDE * side:
-        outer = _outer_square(filled, angle, die, side, lean_rate, centre)
+    # the square's centre, and how far it can move with the square still fitting
+    cx, cy = float(xs.mean()), float(ys.mean())
+    if float(np.hypot(xs - cx, ys - cy).max()) > SQUARE_SLIDE * side:
+        outer = _outer_square(xs, ys, die, side, lean_rate, centre)
         if outer is None:
             return
         cx, cy = outer
@@ -572,18 +563,15 @@ def _refit_square(die: _Die, filled: Any, typical: float, v: Any, lean_rate: flo
     die.notes = []
 
 
-def _outer_square(filled: Any, angle: float, die: _Die, side: float, lean_rate: float,
+def _outer_square(xs: Any, ys: Any, die: _Die, side: float, lean_rate: float,
                   centre: tuple[float, float]) -> tuple[float, float] | None:  # fmt: skip
     """Where the top face lies (centre, in the blob's crop) when the largest square slides
-    along the blob, if it slides only towards the picture's ``centre`` and no farther than
+    along the blob (``xs``, ``ys``: the centres it fits at, :func:`_inscribed_squares`), if it
+    slides only towards the picture's ``centre`` and no farther than
     the side faces the clean dice show at this distance (``lean_rate`` per pixel, with
     ``LEAN_MARGIN``'s margin): the blob is then the top face and its own side faces, and the
     top face, nearer the camera, is the square farthest from the centre. Else None."""
-    np, _cv2 = _imports()
     if lean_rate <= 0:
-        return None
-    _side, xs, ys = _inscribed_squares(filled, angle)
-    if len(xs) == 0:
         return None
     ox, oy = die.x0 + float(xs.mean()) - centre[0], die.y0 + float(ys.mean()) - centre[1]
     far = math.hypot(ox, oy)
