@@ -2,7 +2,7 @@
 
     .venv/bin/python tools/benchmark_rats.py
         [--split heldout|tuning|fresh|wide|blind7|blind8|wide8|blind9|blind10|blind11|blind12
-                 |blind13|blind14|blind15|blind16|blind17|blind18|blind19]
+                 |blind13|blind14|blind15|blind16|blind17|blind18|blind19|blind20]
         [--images 300] [--sets standard,dark,small,engraved,standard-taught]
 
 No photographs of these dice exist publicly, so every set is rendered by
@@ -18,7 +18,8 @@ range. BLIND9 (from 7 000 000), BLIND10 (from 8 000 000), BLIND11 (from 9 000 00
 13 000 000), BLIND16 (from 14 000 000) and BLIND17 (from 15 000 000) were the blind ranges
 of the ninth to seventeenth passes: spent. BLIND18 (from 16 000 000) is the blind range of the
 eighteenth pass: run once, at its end, and spent. BLIND19 (from 17 000 000) is the blind range
-of the nineteenth pass: run once, at its end, and spent (the next pass takes 18 000 000).
+of the nineteenth pass: run once, at its end, and spent. BLIND20 (from 18 000 000) is the
+blind range of the twentieth pass, run once at its end.
 
 Sets:
   standard  1-5 dice on wood, felt, a printed board or a white mat; soft, uneven, lamp or dim
@@ -90,13 +91,15 @@ BLIND16_START = 14_000_000  # the sixteenth pass's blind range: run, spent
 BLIND17_START = 15_000_000  # the seventeenth pass's blind range: run, spent
 BLIND18_START = 16_000_000  # the eighteenth pass's blind range: run, spent
 BLIND19_START = 17_000_000  # the nineteenth pass's blind range: run, spent
+BLIND20_START = 18_000_000  # the twentieth pass's blind range
 SPLIT_STARTS = {"heldout": HELDOUT_START, "tuning": TUNING.start, "fresh": FRESH_START,
                 "wide": WIDE_START, "blind7": BLIND7_START, "blind8": BLIND8_START,
                 "wide8": WIDE8_START, "blind9": BLIND9_START, "blind10": BLIND10_START,
                 "blind11": BLIND11_START, "blind12": BLIND12_START, "blind13": BLIND13_START,
                 "blind14": BLIND14_START, "blind15": BLIND15_START,
                 "blind16": BLIND16_START, "blind17": BLIND17_START,
-                "blind18": BLIND18_START, "blind19": BLIND19_START}  # --split: its first seed
+                "blind18": BLIND18_START, "blind19": BLIND19_START,
+                "blind20": BLIND20_START}  # --split: its first seed
 TEACH_SEEDS = 50_000  # teaching pictures (tuning seeds, outside every measured range)
 ENGRAVED = RatStyle(mark_colour=(62, 66, 72), rat_scale=1.1, two_layout="side", two_scale=0.85,
                     two_gap=0.3)  # fmt: skip
