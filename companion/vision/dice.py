@@ -161,6 +161,8 @@ MARK_SHAPE = 0.12  # a pip-like mark is at least this round (minor / major axis)
 ROW_SEAM = 0.05  # a 2's or 3's pip line crossed by a seam this much of its contrast off it
 ROW_WIDTH = 0.5  # ... its body across that line ending within this many sides: dice in a row
 ROW_TOL = 0.3  # ... "its body": within this much of its contrast of the face's colour
+BIGGER_TOL = 0.5  # a pip this many grid steps from where a bigger face of a 2's or 3's pips
+BIGGER_LOST = 2  # has one, that face missing at most this many more, may be of it
 
 # canonical layouts on a 3x3 grid (units: one pip spacing), x right, y down
 _LAYOUTS: dict[int, np.ndarray] = {
@@ -307,7 +309,7 @@ def _read_classical(img: np.ndarray, scale: float, max_pips: int | None = None,
     kept = {id(f) for f in faces}
     dropped = [f for f in seen if id(f) not in kept]
     _flag_side_faces(work, faces, notes, responses)
-    _flag_neighbour_pips(work, faces, pips, notes)
+    _flag_neighbour_pips(work, planes, responses, faces, pips, notes)
     _flag_rest_of_a_face(work, faces, responses, notes)
     faces = _column_of_a_six(faces, responses, notes)
     _flag_lattice(faces, responses, notes)
@@ -2374,7 +2376,8 @@ def _view_axis(faces: list[_Face]) -> float | None:
     return math.degrees(mean) / 2
 
 
-def _flag_neighbour_pips(work: np.ndarray, faces: list[_Face], pips: list[Pip],
+def _flag_neighbour_pips(work: np.ndarray, planes: dict[int, np.ndarray],
+                         responses: dict[int, np.ndarray], faces: list[_Face], pips: list[Pip],
                          notes: list[str]) -> None:  # fmt: skip
     """A pip like this face's own, lying on the face but left out of it, means the face was
     read from part of its pips (a 4 seen as two 2s, a 6 as a 3): flag it.
@@ -2383,7 +2386,14 @@ def _flag_neighbour_pips(work: np.ndarray, faces: list[_Face], pips: list[Pip],
     pip (a die near the camera: pips 20 px across) leaves none inside; so a pip like a 1's
     within 0.8 of its side, joined to it over face-coloured pixels, and not below it (where
     its die's front face may show), flags it too (seventh pass: the middle pip of a 67 px 5
-    whose corner pips were not grouped was a certain 1)."""
+    whose corner pips were not grouped was a certain 1).
+
+    A 2 or a 3 with such a pip nearby is asked. The face model may settle it (twentieth
+    pass) only when that pip is of no bigger face those pips could be part of: with them it
+    fits no face (:func:`_classify`), and it lies nowhere a 3 to 6 made of them has a pip
+    (:func:`_where_a_bigger_face_has_pips`). On the oblique renders the pip beside a right
+    2 or 3 was mostly its die's side face's, in the same light, or another die's; a 2 read
+    from two adjacent pips of a 4 has the 4's others beside it, where a 4 has them."""
     pip_mask: np.ndarray | None = None
     for f in faces:
         if f.uncertain or len(f.pips) != 1:
@@ -2416,6 +2426,7 @@ def _flag_neighbour_pips(work: np.ndarray, faces: list[_Face], pips: list[Pip],
         pts = np.array([(p.x, p.y) for p in f.pips])
         span = float(np.max(np.linalg.norm(pts[:, None] - pts[None], axis=2)))
         reach = 1.15 * span
+        near = []
         for q in pips:
             if id(q) in own or q.polarity != f.pips[0].polarity:
                 continue
@@ -2428,10 +2439,17 @@ def _flag_neighbour_pips(work: np.ndarray, faces: list[_Face], pips: list[Pip],
             if pip_mask is None:
                 pip_mask = _pip_mask(work, pips)
             if not _other_surface(work, f, q, pip_mask):
-                f.uncertain = f.unsettled = True
-                f.confidence = min(f.confidence, 0.5)
-                notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): a pip nearby is not part of it")
-                break
+                near.append(q)
+        if near:
+            f.uncertain = True
+            f.confidence = min(f.confidence, 0.5)
+            pol = f.pips[0].polarity
+            union = [*f.pips, *near]
+            part = (len(union) <= 6 and _classify(planes[pol], union, responses[pol]) is not None
+                    or _where_a_bigger_face_has_pips(f.pips, near))  # fmt: skip
+            f.unsettled = f.unsettled or part
+            notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): a pip nearby is not part of it"
+                         + ("" if part else " (nor where a bigger face's pip would be)"))
         if not f.uncertain and len(f.pips) == 3 and _parallel_copy(f, loose, span, r):
             f.uncertain = f.unsettled = True
             f.confidence = min(f.confidence, 0.5)
@@ -2447,6 +2465,53 @@ def _flag_neighbour_pips(work: np.ndarray, faces: list[_Face], pips: list[Pip],
             f.confidence = min(f.confidence, 0.5)
             notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): pips of no face above it "
                          "(its top face not read?)")
+
+
+def _bigger_faces(n: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Every way ``n`` pips (2 or 3) can be some of the pips of a bigger face: pairs of the
+    layout points (complex numbers) of those ``n`` pips, in every order, and of the face's
+    other pips."""
+    out = []
+    for value in range(n + 1, 7):
+        layout = _LAYOUTS[value][:, 0] + 1j * _LAYOUTS[value][:, 1]
+        for some in itertools.permutations(range(value), n):
+            z = layout[list(some)]
+            if n == 3 and abs((z[1] - z[0]) - (z[2] - z[1])) > 1e-9:
+                continue  # a 3's pips: a straight row, evenly spaced
+            rest = np.delete(layout, list(some))
+            out.append((z, rest))
+    return out
+
+
+_BIGGER = {n: _bigger_faces(n) for n in (2, 3)}
+
+
+def _where_a_bigger_face_has_pips(own: list[Pip], near: list[Pip]) -> bool:
+    """Whether a pip of ``near`` lies where a bigger face of which the 2 or the 3 ``own``
+    were some pips has another (a 4's two adjacent pips read as a 2: its others lie beside
+    them, outside the 2's own square), that face having lost at most ``BIGGER_LOST`` pips.
+    Each way the pips can be part of a 3, 4, 5 or 6 is fitted by a similarity (its grid
+    step: ``abs(a)`` px)."""
+    w = np.array([p.x + 1j * p.y for p in own])
+    q = np.array([p.x + 1j * p.y for p in near])
+    # seen at an angle a face is sheared, which a similarity does not fit: two pips side by
+    # side as the 2's or the 3's own (a step of the row) are its face's next row or column
+    apart = np.abs(w[:, None] - w[None])
+    i, j = np.unravel_index(int(np.argmax(apart)), apart.shape)
+    step = (w[j] - w[i]) / (len(own) - 1)
+    pairs = (q[:, None] - q[None]).ravel()
+    if (np.abs(pairs - step) < BIGGER_TOL * 0.5 * abs(step)).any():
+        return True
+    for z, rest in _BIGGER[len(own)]:
+        zc, wc = z - z.mean(), w - w.mean()
+        a = (wc * np.conj(zc)).sum() / (np.abs(zc) ** 2).sum()
+        if np.abs(a * zc - wc).max() > BIGGER_TOL * abs(a):
+            continue  # these pips are not spaced so in that face
+        there = a * (rest - z.mean()) + w.mean()
+        found = int((np.abs(q[:, None] - there[None]) < BIGGER_TOL * abs(a)).any(axis=0).sum())
+        if found and len(rest) - found <= BIGGER_LOST:
+            return True
+    return False
 
 
 def _loose_pips_above(work: np.ndarray, f: _Face, faces: list[_Face], loose: list[Pip],

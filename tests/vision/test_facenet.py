@@ -274,7 +274,9 @@ def test_glare_residue_on_a_face_is_never_confirmed() -> None:
 # brighter above it", seventh pass: seen steeply, a front side face is as square as its top
 # face, and the model confirmed such side faces)
 SETTLEABLE = ("low contrast pips", "but pips", "top or side face?", "side face unclear",
-              "pips squashed sideways", "die body above this face", "a lone pip: ")  # fmt: skip
+              "pips squashed sideways", "die body above this face", "a lone pip: ",
+              "nor where a bigger face's pip would be",
+              "pips joined across uneven light")  # fmt: skip
 
 
 class _Agreeing:
@@ -319,6 +321,12 @@ def _scenes() -> Iterator[tuple[str, np.ndarray]]:
                                          die_colour="red", pip_colour="white")[0]  # fmt: skip
     yield "oblique 7005", render_oblique([1, 3, 5, 2], 7005, tilt_deg=25, die_px=50,
                                          table="wood", die_colour="black",
+                                         pip_colour="white")[0]  # fmt: skip
+    # the benchmark's oblique 1075: two adjacent pips of a red 4 read as a 2, the 4's two
+    # others beside them, where a 4 has them ("a pip nearby is not part of it")
+    yield "oblique 1075", render_oblique([4, 5, 5, 4, 1, 2], 1075, (640, 480),
+                                         tilt_deg=14.317787159537833,
+                                         die_px=60.1420663906564, table="dark", die_colour="red",
                                          pip_colour="white")[0]  # fmt: skip
 
 
