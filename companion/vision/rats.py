@@ -165,6 +165,10 @@ HULL_DOUBTS = ("a notch", "die not square", "die smaller")  # a notch's only dou
 BROKEN_MOUTH = 0.5  # a bay of a die's blob opening this narrowly (of the side) is a mark
 HULL_LIT = 0.05  # ... if at most this much of the hull's outline has light beyond it
 JOINED = 0.6  # two marks one piece of light at this of the dimmer one's peak: one rat?
+CLOSE_GAP = 0.1  # two marks closer than this (of the side) and one piece of light at
+JOINED_CLOSE = 0.45  # this of the dimmer's peak, on a face without broad light: one worn rat
+#                      broken where its print faded to half (one: 0.52, 0.035-0.06 apart; two
+#                      rats read right that close, 0.07-0.09 apart: 0.375 at most)
 HIDDEN_CUT = 0.25  # light above this of the marks' height apart from a lone rat, as big as
 #                   one of two rats (OUTLINE_PRINT[0]): a second rat left under the cut?
 PRINT_PEAK = 0.8  # light off the face standing this of the marks' height looks printed
@@ -1340,14 +1344,14 @@ def _hidden(tophat: Any, die: _Die, labels: Any, known: list[_Mark], contrast: f
 
 
 def _joined(tophat: Any, die: _Die, labels: Any, rats: list[_Mark]) -> float:
-    """The highest cut, of the dimmer of the two largest marks' peak (0.9, 0.8, 0.7, 0.6),
-    at which the two are one piece of light; 0 when they stay apart down to 0.6."""
+    """The highest cut, of the dimmer of the two largest marks' peak (0.9, 0.8, 0.7, 0.6,
+    0.45), at which the two are one piece of light; 0 when they stay apart down to 0.45."""
     np, cv2 = _imports()
     inside = die.region > 0
     a = labels == rats[0].label
     b = labels == rats[1].label
     dimmer = min(float(tophat[a].max()), float(tophat[b].max()))
-    for frac in (0.9, 0.8, 0.7, JOINED):
+    for frac in (0.9, 0.8, 0.7, JOINED, JOINED_CLOSE):
         low = ((tophat > frac * dimmer) & inside).astype(np.uint8)
         _n, comp = cv2.connectedComponents(low, connectivity=8)
         if np.setdiff1d(np.intersect1d(comp[a], comp[b]), [0]).size:
@@ -1627,7 +1631,9 @@ def _cut_doubt(f: FaceFeatures, decided: tuple[int, float, list[str]]
     one of two rats (a second rat left under the cut?); a face read as two rats whose two
     marks are still one piece of light at ``JOINED`` of the dimmer one's peak (two rats are
     printed apart: the light between them falls to the wood, or to a glare's level; one rat
-    broken at a thin neck or tail by blur stays near the print's height there)."""
+    broken at a thin neck or tail by blur stays near the print's height there), or, closer
+    than ``CLOSE_GAP`` on a face without broad light, at ``JOINED_CLOSE`` (one worn rat
+    broken at a faded patch)."""
     value = decided[0]
     if value == 1 and f.hidden >= OUTLINE_PRINT[0]:
         decided = _ask(decided, 0.5, f"a second mark under the cut ({f.hidden:.3f} of the face)")
@@ -1654,9 +1660,20 @@ def _cut_doubt(f: FaceFeatures, decided: tuple[int, float, list[str]]
         # blank dice touching, and the die read a certain 0)
         decided = _ask(decided, 0.5,
                        f"a thin line of light deep in the face ({f.line:.3f}): a rat's tail?")
-    if value == 2 and f.joined >= JOINED:
+    # close together on a face without broad light, lower: worn print fades in patches, and
+    # a patch faded to about half the print's height breaks a rat, at the cut of half the
+    # marks' height, into two pieces a few pixels apart that are still one piece of light just
+    # under the cut (a worn one-rat die near a corner: 0.52 of the dimmer's peak, 0.035-0.06 of
+    # the side apart, read a certain 2 once a dark bar joined to its edge enlarged its fitted
+    # face and made the lower piece one pixel longer). Two rats are printed apart with bare
+    # wood between them: blur joins them lower (two-rat dice read right, 9 000 standard scenes:
+    # 0.425 at most, 0.375 for the three closer than CLOSE_GAP); under broad light the light
+    # between two marks may be the glare's, judged by the glare rules
+    bare = f.glare < max(GLARE_BROAD, GLARE_BROAD_REL * f.contrast)
+    close = bare and f.joined >= JOINED_CLOSE and f.gap < CLOSE_GAP
+    if value == 2 and (f.joined >= JOINED or close):
         decided = _ask(decided, 0.4,
-                       f"two marks joined by light ({f.joined:.1f} of the dimmer): one rat?")
+                       f"two marks joined by light ({f.joined:.2f} of the dimmer): one rat?")
     return decided
 
 
