@@ -150,7 +150,7 @@ FOUND_SIDE = 60.0  # px across a found die once enlarged
 FOUND_MARGIN = 1.0  # the crop reaches this many die sides from the die's centre
 FOUND_AGREE = 0.5  # a die read there is kept if the face model gives its value this much,
 FOUND_FIT = (0.4, 1.3)  # and certain if read so and its face is this many times the die's side
-FOUND_SURE = CONFIRM  # ... and the face model gives its value this much
+FOUND_SURE = (CONFIRM, 0.9)  # ... and the face model gives its value this much (1-3, 4-6)
 FOUND_BESIDE = 1.0  # ... and no certain die was read nearer than this many sides (either's)
 FOUND_ASK = 0.7  # a die the finder is this sure of, not read: asked, the face model's guess
 PAIR_SPAN = (4.0, 11.0)  # two lone pips this many radii apart may be a 2 (_edge_ringed_twos)
@@ -589,7 +589,10 @@ def _found_elsewhere(model: facenet.FaceNet, img: np.ndarray, scale: float, face
     is certain only when the pip reader was certain in the crop, its face fits the die
     found (``FOUND_FIT`` times its side) and the face model confirms it (``FOUND_SURE``):
     enlarged pips are not the pixels the reader was made on, and a clean 6 of 30 px, read
-    2.6x enlarged, gave a certain 3 that the face model gave only 0.65; and only when it is
+    2.6x enlarged, gave a certain 3 that the face model gave only 0.65. A 1 to 3 needs
+    ``CONFIRM``; a 4 to 6, fitted from its own pips, 0.9 (twentieth pass: 68 found dice
+    asked for the model's 0.5-0.97 alone were all right, but a 4 with two pips faded was
+    read as a 2 that the model gave 0.92-0.95); and only when it is
     the one face read there (a domino's half was a certain ghost), and no certain die was read
     within ``FOUND_BESIDE`` sides of it (the finder may propose a die's body and its front
     face apart). Where the crop gave no reading, the face model's own (at least ``CONFIRM``)
@@ -656,7 +659,8 @@ def _read_found(model: facenet.FaceNet, img: np.ndarray, prop: diefinder.Proposa
             return _face_model_offer(model, img, prop, scale, f"the pips read a {d.value}")
         fits = FOUND_FIT[0] <= side / prop.side <= FOUND_FIT[1]  # a face of the die found
         # two faces in one place found: a domino, or two dice touching (which one?)
-        sure = not d.uncertain and fits and agree >= FOUND_SURE and inside == 1
+        sure = (not d.uncertain and fits and inside == 1
+                and agree >= FOUND_SURE[d.value >= 4])  # fmt: skip
         # a 1-4 whose body reaches the picture's edge may be cut by it (the crop's own
         # borders are not the picture's: the crop was read with edges=False)
         if sure and d.value <= 4:
