@@ -161,6 +161,7 @@ MARK_SHAPE = 0.12  # a pip-like mark is at least this round (minor / major axis)
 ROW_SEAM = 0.05  # a 2's or 3's pip line crossed by a seam this much of its contrast off it
 ROW_WIDTH = 0.5  # ... its body across that line ending within this many sides: dice in a row
 ROW_TOL = 0.3  # ... "its body": within this much of its contrast of the face's colour
+TOP_OVER_FRONT = 9  # a cluster of at most this many pips may be a top face over its front
 BIGGER_TOL = 0.5  # a pip this many grid steps from where a bigger face of a 2's or 3's pips
 BIGGER_LOST = 2  # has one, that face missing at most this many more, may be of it
 
@@ -1573,6 +1574,11 @@ def _read_faces(
             if len(parts) > 1:
                 todo.extend((g, strict * 0.6) for g in parts)
                 continue
+        if 6 < len(group) <= TOP_OVER_FRONT:
+            halves = _top_over_front(grey, group, resp)
+            if halves is not None:
+                todo.extend((g, strict) for g in halves)
+                continue
         if len(group) > 1:
             ended += 1
             others[[index[id(q)] for q in group], 8:10] = (ended, len(group))
@@ -1593,6 +1599,29 @@ def _read_faces(
     if failed is not None:
         failed.extend(lost)
     return faces, notes
+
+
+def _top_over_front(grey: np.ndarray, group: list[Pip], resp: np.ndarray
+                    ) -> tuple[list[Pip], list[Pip]] | None:  # fmt: skip
+    """A cluster of 7 to ``TOP_OVER_FRONT`` pips that no split parted, cut into a top face
+    and its die's front face below it (twentieth pass: a white 5 and the diagonal 3 of its
+    front face, seen from a webcam above and in front, were one cluster of 8 pips read as an
+    asked 6): its 4 to 6 highest pips, when they read as a face with no doubt, and the 1 to 3
+    others, every one lower in the picture than they are and than that face's lower half
+    (camera upright: a front face shows below its top). The most pips that do win."""
+    ordered = sorted(group, key=lambda p: p.y)
+    for k in (6, 5, 4):
+        top, rest = ordered[:k], ordered[k:]
+        if not 1 <= len(rest) <= 3 or rest[0].y <= top[-1].y:
+            continue
+        fit = _fit_affine(np.array([(p.x, p.y) for p in top], np.float64))
+        if fit is None or fit[1] > 0.25:
+            continue
+        face = _classify(grey, top, resp)
+        if face is not None and not face.uncertain and \
+                all(p.y > face.y + 0.5 * face.side for p in rest):  # fmt: skip
+            return top, rest
+    return None
 
 
 def _edge_ringed_twos(work: np.ndarray, planes: dict[int, np.ndarray],

@@ -1400,3 +1400,25 @@ def test_long_marks_side_by_side_that_the_face_model_does_not_see_as_a_6_are_lef
     assert [(d.value, d.uncertain) for d in obs.dice] == [(5, False), (5, False)], obs.notes
     alone = read_pips(image, second_opinion=False)
     assert any(d.value == 6 and d.uncertain and d.x < 100 for d in alone.dice), alone.notes
+
+
+def test_a_top_5_and_its_front_3_in_one_cluster_are_read_apart() -> None:
+    """Webcam train_five_13 (crop at (250, 30)): a white 5 seen from above and in front, the
+    diagonal 3 of its front face just below it. Their 8 pips were one cluster that no split
+    parted, read as an asked 6 ("8 pips in one cluster"). Cut into the pips that read as a
+    face with no doubt and the few below it (its front face), the 5 is read."""
+    path = DATA / "webcam-white" / "crops" / "train_five_13_x250_y30.jpg"
+    obs = read_pips(cv2.imread(str(path), cv2.IMREAD_COLOR))
+    assert [(d.value, d.uncertain) for d in obs.dice] == [(5, False)], obs.notes
+
+
+@needs_shared
+def test_a_top_face_and_its_front_face_in_one_cluster_on_a_whole_photo() -> None:
+    """train_five_15: the same die and view as train_five_13, whole photo, another 5 beside."""
+    image, truth = labelled(SHARED_WEBCAM / "images" / "train_five_15.jpg",
+                            SHARED_WEBCAM / "labels" / "train_five_15.txt")  # fmt: skip
+    obs = read_pips(image)
+    assert_never_certain_wrong(obs, truth)
+    assert_no_certain_ghost(obs, truth)
+    assert [(v, d.value, d.uncertain) for v, d in matched(obs, truth) if d] == \
+        [(5, 5, False), (5, 5, False)], obs.notes
