@@ -21,6 +21,7 @@ from companion.devices.synthetic import (  # noqa: E402
     PIP_LAYOUTS,
     PIP_RADIUS,
     DiceDesign,
+    DieTruth,
     _compose,
     _Die,
     render_dice,
@@ -351,19 +352,25 @@ def test_a_6_with_faded_pips_is_not_a_centred_2(k: int) -> None:
     others = [int(v) for v in rng.integers(4, 7, int(rng.integers(1, 4)))]
     image, truths = render_dice([6, *others], 8000 + k, table=kind, die_color=die,
                                 pip_color=pip, die_px=float(rng.uniform(40, 80)))  # fmt: skip
-    t = truths[0]
+    faded = faded_pips(image, truths[0], [0, 2, 3, 5])  # the middle row stays
+    assert_never_certain_wrong(read_pips(faded), synth_truth(truths))
+
+
+def faded_pips(image: np.ndarray, t: DieTruth, which: list[int],
+               amount: float = 0.75) -> np.ndarray:  # fmt: skip
+    """``image`` with pips ``which`` (indices into ``PIP_LAYOUTS[t.value]``) of the rendered
+    die ``t`` painted over with its face's colour, ``amount`` of the way (wear, a glare)."""
     c, s = math.cos(math.radians(t.angle)), math.sin(math.radians(t.angle))
     face = image[round(t.y), round(t.x)].astype(np.float32)
     out = image.astype(np.float32)
-    for i, (qx, qy) in enumerate(PIP_LAYOUTS[6]):
-        if i not in (1, 4):  # the middle row stays
+    for i, (qx, qy) in enumerate(PIP_LAYOUTS[t.value]):
+        if i in which:
             x, y = t.x + (qx * c - qy * s) * t.size, t.y + (qx * s + qy * c) * t.size
             m = np.zeros(image.shape[:2], np.float32)
             cv2.circle(m, (round(x), round(y)), math.ceil(1.5 * PIP_RADIUS * t.size), 1.0, -1,
                        cv2.LINE_AA)  # fmt: skip
-            out = out * (1 - 0.75 * m[..., None]) + face * (0.75 * m[..., None])
-    obs = read_pips(np.clip(out, 0, 255).astype(np.uint8))
-    assert_never_certain_wrong(obs, synth_truth(truths))
+            out = out * (1 - amount * m[..., None]) + face * (amount * m[..., None])
+    return np.clip(out, 0, 255).astype(np.uint8)
 
 
 def test_dice_whose_2_and_3_sit_on_a_short_diagonal_are_read() -> None:

@@ -15,10 +15,11 @@ import pytest
 np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 
-from companion.devices.synthetic import PIP_LAYOUTS, PIP_RADIUS, render_dice  # noqa: E402
+from companion.devices.synthetic import render_dice  # noqa: E402
 from companion.vision import dice, diefinder  # noqa: E402
 from companion.vision.dice import read_pips  # noqa: E402
 from tests.vision.test_dice_reader import _far_dice as _far  # noqa: E402
+from tests.vision.test_dice_reader import faded_pips  # noqa: E402
 
 
 def _at(obs, x: float, y: float, side: float) -> list:  # type: ignore[no-untyped-def]
@@ -116,16 +117,7 @@ def test_a_4_with_two_pips_faded_is_not_made_a_certain_2_by_the_face_model(
     image, truths = render_dice([4, *others], 30_000 + k, table="dark", die_color="red",
                                 pip_color="white", die_px=px)  # fmt: skip
     t = truths[0]
-    c, s = math.cos(math.radians(t.angle)), math.sin(math.radians(t.angle))
-    face = image[round(t.y), round(t.x)].astype(np.float32)
-    out = image.astype(np.float32)
-    for qx, qy in PIP_LAYOUTS[4][:2]:  # the two pips of one side
-        x, y = t.x + (qx * c - qy * s) * t.size, t.y + (qx * s + qy * c) * t.size
-        m = np.zeros(image.shape[:2], np.float32)
-        cv2.circle(m, (round(x), round(y)), math.ceil(1.5 * PIP_RADIUS * t.size), 1.0, -1,
-                   cv2.LINE_AA)  # fmt: skip
-        out = out * (1 - 0.75 * m[..., None]) + face * (0.75 * m[..., None])
-    obs = read_pips(np.clip(out, 0, 255).astype(np.uint8))
+    obs = read_pips(faded_pips(image, t, [0, 1]))  # the two pips of one side
     assert any("found by the die finder" in n for n in obs.notes), obs.notes
     for d in _at(obs, t.x, t.y, t.size):
         assert d.uncertain or d.value == 4, obs.notes
