@@ -81,7 +81,8 @@ the blind range of the eighteenth pass: heldout-l was run at the end of the seve
 its two certain ghosts studied. heldout-m was run at the end of the eighteenth: spent.
 ``heldout-n`` (nineteenth pass; renders only, from seed 15 000 000) is the blind range of the
 nineteenth pass, run once at its end: spent. ``heldout-o`` (twentieth pass; renders only,
-from seed 16 000 000) is the blind range of the twentieth pass, run once at its end.
+from seed 16 000 000) is the blind range of the twentieth pass, run once at its end: spent
+(the next pass takes 17 000 000).
 
 ``--set synthetic-shadow`` (ninth pass; not part of ``all``): the synthetic set's renders
 with a shadow's straight edge cast across one die at any angle (0.4-0.8 of the light on its

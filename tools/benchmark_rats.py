@@ -19,7 +19,8 @@ range. BLIND9 (from 7 000 000), BLIND10 (from 8 000 000), BLIND11 (from 9 000 00
 of the ninth to seventeenth passes: spent. BLIND18 (from 16 000 000) is the blind range of the
 eighteenth pass: run once, at its end, and spent. BLIND19 (from 17 000 000) is the blind range
 of the nineteenth pass: run once, at its end, and spent. BLIND20 (from 18 000 000) is the
-blind range of the twentieth pass, run once at its end.
+blind range of the twentieth pass: run once, at its end, and spent (the next pass takes
+19 000 000).
 
 Sets:
   standard  1-5 dice on wood, felt, a printed board or a white mat; soft, uneven, lamp or dim
@@ -91,7 +92,7 @@ BLIND16_START = 14_000_000  # the sixteenth pass's blind range: run, spent
 BLIND17_START = 15_000_000  # the seventeenth pass's blind range: run, spent
 BLIND18_START = 16_000_000  # the eighteenth pass's blind range: run, spent
 BLIND19_START = 17_000_000  # the nineteenth pass's blind range: run, spent
-BLIND20_START = 18_000_000  # the twentieth pass's blind range
+BLIND20_START = 18_000_000  # the twentieth pass's blind range: run, spent
 SPLIT_STARTS = {"heldout": HELDOUT_START, "tuning": TUNING.start, "fresh": FRESH_START,
                 "wide": WIDE_START, "blind7": BLIND7_START, "blind8": BLIND8_START,
                 "wide8": WIDE8_START, "blind9": BLIND9_START, "blind10": BLIND10_START,
