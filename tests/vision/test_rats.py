@@ -793,21 +793,30 @@ def _dark_object_over(value: int, die_px: int, width: float, turn: int, grey: fl
     img, truths = render_rat_dice([value, 0, 0], seed=11 + die_px, table=table, die_px=die_px,
                                   tilt=0.0, positions=at, lighting=lighting)  # fmt: skip
     t = truths[0]
-    v = img.max(axis=2)
-    h = die_px // 3
-    patch = v[int(t.y) - h : int(t.y) + h, int(t.x) - h : int(t.x) + h]
-    wood = float(np.median(patch[patch <= np.median(patch)]))
-    m = np.zeros(img.shape[:2], np.float32)
     c, s = math.cos(math.radians(20 + turn)), math.sin(math.radians(20 + turn))
     half = width * t.size / 2
     ends = ((-0.25 * t.size, -half), (1.5 * t.size, -half), (1.5 * t.size, half),
             (-0.25 * t.size, half))  # fmt: skip
     mx, my = t.x - aside * die_px * s, t.y + aside * die_px * c
     pts = np.array([[mx + u * c - w * s, my + u * s + w * c] for u, w in ends], np.float32)
+    return _painted_over(img, pts, grey * _wood_grey(img, t, die_px // 3)), t
+
+
+def _wood_grey(img: np.ndarray, t: RatTruth, h: int) -> float:
+    """The grey of die ``t``'s wood: the median of the darker half of the brightest channel
+    within ``h`` px of its centre."""
+    v = img.max(axis=2)
+    patch = v[int(t.y) - h : int(t.y) + h, int(t.x) - h : int(t.x) + h]
+    return float(np.median(patch[patch <= np.median(patch)]))
+
+
+def _painted_over(img: np.ndarray, pts: np.ndarray, level: float) -> np.ndarray:
+    """``img`` with the polygon ``pts`` painted at grey ``level``, its edge antialiased and
+    blurred as a camera would see it."""
+    m = np.zeros(img.shape[:2], np.float32)
     cv2.fillConvexPoly(m, np.round(pts * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
     m = cv2.GaussianBlur(m, (0, 0), 0.8)[..., None]
-    out = img.astype(np.float32) * (1 - m) + grey * wood * m
-    return out.clip(0, 255).astype(np.uint8), t
+    return (img.astype(np.float32) * (1 - m) + level * m).clip(0, 255).astype(np.uint8)
 
 
 @pytest.mark.parametrize(
@@ -1284,10 +1293,7 @@ def _worn_rat_with_a_bar(bar: tuple[int, float, float] | None
     if bar is None:
         return img, t
     p, width, grey = bar
-    v = img.max(axis=2)
-    h = 58 // 3
-    patch = v[int(t.y) - h : int(t.y) + h, int(t.x) - h : int(t.x) + h]
-    wood = float(np.median(patch[patch <= np.median(patch)]))
+    wood = _wood_grey(img, t, 58 // 3)
     out = np.array([t.x - 320, t.y - 240]) / math.hypot(t.x - 320, t.y - 240)
     a = math.radians(t.angle)
     u, w = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
@@ -1297,11 +1303,7 @@ def _worn_rat_with_a_bar(bar: tuple[int, float, float] | None
     hw, hl = width * t.size / 2, (p + 3) / 2
     pts = np.array([c0 + e * hl + f * hw, c0 + e * hl - f * hw, c0 - e * hl - f * hw,
                     c0 - e * hl + f * hw], np.float32)  # fmt: skip
-    m = np.zeros(img.shape[:2], np.float32)
-    cv2.fillConvexPoly(m, np.round(pts * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
-    m = cv2.GaussianBlur(m, (0, 0), 0.8)[..., None]
-    img = (img.astype(np.float32) * (1 - m) + grey * wood * m).clip(0, 255).astype(np.uint8)
-    return img, t
+    return _painted_over(img, pts, grey * wood), t
 
 
 A_BAR_AT_THE_OUTER_EDGE = [(p, width, grey) for p in (2, 4, 6, 8, 10, 12) for width in (0.8, 1.0)
