@@ -164,6 +164,8 @@ ROW_TOL = 0.3  # ... "its body": within this much of its contrast of the face's 
 TOP_OVER_FRONT = 9  # a cluster of at most this many pips may be a top face over its front
 BIGGER_TOL = 0.5  # a pip this many grid steps from where a bigger face of a 2's or 3's pips
 BIGGER_LOST = 2  # has one, that face missing at most this many more, may be of it
+BIGGER_MASS = 0.25  # marks of this much of a pip's area there may be such a face's pip
+ABOVE_FACE = 0.45  # marks this many sides above a 2's or 3's centre may be its top face's
 
 # canonical layouts on a 3x3 grid (units: one pip spacing), x right, y down
 _LAYOUTS: dict[int, np.ndarray] = {
@@ -177,6 +179,8 @@ _LAYOUTS: dict[int, np.ndarray] = {
 _GRID = np.array([(gx, gy) for gy in (-1, 0, 1) for gx in (-1, 0, 1)], np.float64)
 # pip spacing (centre to centre, one grid unit) as a fraction of the die side
 _SPACING = 0.26
+# a doubt the face model may settle: what may be a bigger face's pip lies nowhere it has one
+_NO_BIGGER = "nor where a bigger face's pip would be"
 
 
 def _perm_pinv() -> dict[int, tuple[np.ndarray, np.ndarray]]:
@@ -476,8 +480,10 @@ def _second_opinion(model: facenet.FaceNet, img: np.ndarray, scale: float, faces
       uneven or open body or whose body ends at a pip like it (:func:`_pip_stops_body`;
       unsettled, it asked 8 of the 151 right certain 1s of the webcam train photos, their
       side faces' pips), and whether it is a top or a side face (the model learned the
-      side faces the reader drops as "not a top face", with their die around them). Every
-      other doubt sets ``unsettled``: they say pips may be missing or belong to a bigger
+      side faces the reader drops as "not a top face", with their die around them); and
+      a pip nearby or marks beside a 2 or a 3 that lie nowhere a bigger face of its pips
+      (or, for marks, its top face above it) would have them. Every other doubt sets
+      ``unsettled``: they say pips may be missing or belong to a bigger
       face (glare residue in an empty cell or on the face, a pip nearby left out, a row of
       a 6 lost, pips of unequal sizes, a loose fit, pips too big for a 2 or a 3, pips too
       small to prove a 2, other pips around a lone pip, a lone pip off its body's middle
@@ -1068,17 +1074,24 @@ def _marks_within(resp: np.ndarray, corners: np.ndarray, contrast: float,
                   holes: Sequence[Pip] = ()) -> int:  # fmt: skip
     """How many pixels of pip-like response (for pips of ``contrast``) lie inside the polygon
     ``corners`` (its part in the picture), outside the pips ``holes`` (1.6 radii each)."""
+    return len(_mark_pixels(resp, corners, contrast, holes))
+
+
+def _mark_pixels(resp: np.ndarray, corners: np.ndarray, contrast: float,
+                 holes: Sequence[Pip] = ()) -> np.ndarray:  # fmt: skip
+    """The pixels (x, y; k x 2) that :func:`_marks_within` counts."""
     h, w = resp.shape
     x0, y0 = np.floor(corners.min(axis=0)).astype(int)
     x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 1
     x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
     if x1 - x0 < 2 or y1 - y0 < 2:
-        return 0
+        return np.zeros((0, 2), np.float64)
     mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.fillPoly(mask, [np.round(corners - (x0, y0)).astype(np.int32)], 255)
     for p in holes:
         cv2.circle(mask, (round(p.x - x0), round(p.y - y0)), max(2, round(1.6 * p.r)), 0, -1)
-    return int(np.count_nonzero((resp[y0:y1, x0:x1] > _mark_level(contrast)) & (mask > 0)))
+    ys, xs = np.nonzero((resp[y0:y1, x0:x1] > _mark_level(contrast)) & (mask > 0))
+    return np.stack([xs + x0, ys + y0], axis=1).astype(np.float64)
 
 
 def _stray_marks(resp: np.ndarray, corners: np.ndarray, group: list[Pip], contrast: float) -> float:
@@ -1087,6 +1100,49 @@ def _stray_marks(resp: np.ndarray, corners: np.ndarray, group: list[Pip], contra
     marks = _marks_within(resp, corners, contrast, group)
     r = _median([p.r for p in group])
     return marks / (math.pi * r * r)
+
+
+def _marks_of_a_bigger_face(resp: np.ndarray, corners: np.ndarray, m: np.ndarray,
+                            group: list[Pip]) -> bool:  # fmt: skip
+    """Whether the marks around the 2 or the 3 ``group`` (layout map ``m``), inside the
+    polygon ``corners`` and outside its pips, may be pips of a bigger face of which the
+    group's pips are some, or of the top face above it. Each counts from ``BIGGER_MASS``
+    of a pip's area:
+    - marks on the face's own square;
+    - marks above the face (up the picture, within 45 degrees of straight up, ``ABOVE_FACE``
+      sides out or more): seen at an angle, a die's top face lies above its front face,
+      and a front 3 under its top 6 was given 0.96 by the face model (oblique render 1177;
+      right 2s and 3s have their own side faces below them);
+    - marks within ``BIGGER_TOL`` grid steps of where some 3 to 6 of these pips has
+      another pip (:data:`_BIGGER`: every way, fitted by a similarity)."""
+    contrast = _median([p.contrast for p in group])
+    pix = _mark_pixels(resp, corners, contrast, group)
+    r = _median([p.r for p in group])
+    enough = BIGGER_MASS * math.pi * r * r
+    lin, t = m[:2, :], m[2, :]
+    try:
+        grid = (pix - t) @ np.linalg.inv(lin)
+    except np.linalg.LinAlgError:
+        return True
+    edge = 0.5 / _SPACING  # the face's own square, in grid steps from its centre
+    if np.count_nonzero(np.abs(grid).max(axis=1) < edge) >= enough:
+        return True
+    side = math.sqrt(abs(np.linalg.det(lin))) / _SPACING
+    dx, dy = (pix[:, 0] - t[0]) / side, (pix[:, 1] - t[1]) / side
+    if np.count_nonzero((dy < -ABOVE_FACE) & (np.abs(dx) < 0.3 - dy)) >= enough:
+        return True
+    w = np.array([p.x + 1j * p.y for p in group])
+    q = pix[:, 0] + 1j * pix[:, 1]
+    for z, rest in _BIGGER[len(group)]:
+        zc, wc = z - z.mean(), w - w.mean()
+        a = (wc * np.conj(zc)).sum() / (np.abs(zc) ** 2).sum()
+        if np.abs(a * zc - wc).max() > BIGGER_TOL * abs(a):
+            continue  # these pips are not spaced so in that face
+        there = a * (rest - z.mean()) + w.mean()
+        near = np.abs(q[:, None] - there[None]) < BIGGER_TOL * abs(a)
+        if (np.count_nonzero(near, axis=0) >= enough).any():
+            return True
+    return False
 
 
 def _mark_level(contrast: float) -> float:
@@ -1203,8 +1259,12 @@ def _classify(grey: np.ndarray, group: list[Pip], resp: np.ndarray,
     box = np.array([(-b, -b, 1), (b, -b, 1), (b, b, 1), (-b, b, 1)])
     stray = _stray_marks(resp, box @ m, group, _median([p.contrast for p in group]))
     if stray > 0.5:
-        uncertain = unsettled = True
-        notes.append(f"unexplained marks on the face ({stray:.1f} pips)")
+        uncertain = True
+        if n >= 4 or _marks_of_a_bigger_face(resp, box @ m, m, group):
+            unsettled = True
+            notes.append(f"unexplained marks on the face ({stray:.1f} pips)")
+        else:
+            notes.append(f"unexplained marks beside the face ({stray:.1f} pips, {_NO_BIGGER})")
         conf -= min(0.4, 0.2 * stray)
     centre = np.array([0.0, 0.0, 1.0]) @ m
     return _Face(n, float(centre[0]), float(centre[1]), side, conf, uncertain, isotropy,
@@ -2482,7 +2542,7 @@ def _flag_neighbour_pips(work: np.ndarray, planes: dict[int, np.ndarray],
                     or _where_a_bigger_face_has_pips(f.pips, near))  # fmt: skip
             f.unsettled = f.unsettled or part
             notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): a pip nearby is not part of it"
-                         + ("" if part else " (nor where a bigger face's pip would be)"))
+                         + ("" if part else f" ({_NO_BIGGER})"))
         if not f.uncertain and len(f.pips) == 3 and _parallel_copy(f, loose, span, r):
             f.uncertain = f.unsettled = True
             f.confidence = min(f.confidence, 0.5)
