@@ -150,7 +150,7 @@ FOUND_SIDE = 60.0  # px across a found die once enlarged
 FOUND_MARGIN = 1.0  # the crop reaches this many die sides from the die's centre
 FOUND_AGREE = 0.5  # a die read there is kept if the face model gives its value this much,
 FOUND_FIT = (0.4, 1.3)  # and certain if read so and its face is this many times the die's side
-FOUND_SURE = (CONFIRM, 0.9)  # ... and the face model gives its value this much (1-3, 4-6)
+FOUND_SURE = (CONFIRM, 0.9)  # ... and the face model gives its value this much (2-3; 1, 4-6)
 FOUND_BESIDE = 1.0  # ... and no certain die was read nearer than this many sides (either's)
 FOUND_ASK = 0.7  # a die the finder is this sure of, not read: asked, the face model's guess
 PAIR_SPAN = (4.0, 11.0)  # two lone pips this many radii apart may be a 2 (_edge_ringed_twos)
@@ -596,10 +596,12 @@ def _found_elsewhere(model: facenet.FaceNet, img: np.ndarray, scale: float, face
     is certain only when the pip reader was certain in the crop, its face fits the die
     found (``FOUND_FIT`` times its side) and the face model confirms it (``FOUND_SURE``):
     enlarged pips are not the pixels the reader was made on, and a clean 6 of 30 px, read
-    2.6x enlarged, gave a certain 3 that the face model gave only 0.65. A 1 to 3 needs
+    2.6x enlarged, gave a certain 3 that the face model gave only 0.65. A 2 or a 3 needs
     ``CONFIRM``; a 4 to 6, fitted from its own pips, 0.9 (twentieth pass: 68 found dice
     asked for the model's 0.5-0.97 alone were all right, but a 4 with two pips faded was
-    read as a 2 that the model gave 0.92-0.95); and only when it is
+    read as a 2 that the model gave 0.92-0.95); a 1, whose lone pip passed the body checks
+    in the crop, 0.9 too (twenty-first pass: the 16 found 1s asked for the model's 0.9-0.97
+    alone, over every set, were all right); and only when it is
     the one face read there (a domino's half was a certain ghost), and no certain die was read
     within ``FOUND_BESIDE`` sides of it (the finder may propose a die's body and its front
     face apart). Where the crop gave no reading, the face model's own (at least ``CONFIRM``)
@@ -609,8 +611,16 @@ def _found_elsewhere(model: facenet.FaceNet, img: np.ndarray, scale: float, face
     for prop in _proposals(img):
         x, y = _closer_px(prop.x, scale), _closer_px(prop.y, scale)
         side = prop.side * scale
-        if any(math.hypot(x - f.x, y - f.y) < 0.6 * max(side, f.side) for f in [*faces, *out]):
-            continue  # (the rescue's "just below a read die" guard: 3 real webcam dice lost)
+        there = [f for f in [*faces, *out]
+                 if math.hypot(x - f.x, y - f.y) < 0.6 * max(side, f.side)]
+        if there:
+            # (the rescue's "just below a read die" guard: 3 real webcam dice lost)
+            if (len(there) == 1 and reads < MAX_DICE and there[0].uncertain
+                    and there[0].crowded and len(there[0].pips) in (2, 3)
+                    and any(there[0] is f for f in faces)):  # fmt: skip
+                reads += 1
+                _reread_crowded(model, img, prop, scale, there[0], faces, notes)
+            continue
         if reads == MAX_DICE or len(faces) + len(out) == MAX_DICE:
             # no room: a die found past MAX_DICE would have every die asked; and on a
             # patterned table the finder may propose dozens of places (time)
@@ -630,6 +640,29 @@ def _found_elsewhere(model: facenet.FaceNet, img: np.ndarray, scale: float, face
             out.append(face)
             notes.extend(f"die at ({face.x:.0f}, {face.y:.0f}): {t}" for t in face.notes)
     return out
+
+
+def _reread_crowded(model: facenet.FaceNet, img: np.ndarray, prop: diefinder.Proposal,
+                    scale: float, f: _Face, faces: list[_Face],
+                    notes: list[str]) -> None:  # fmt: skip
+    """An asked 2 or 3 ``f`` with pip-like marks on it that are not its pips (a cell that
+    should be empty looks like a pip, or marks around it), where the die finder sees a die:
+    read in its enlarged crop as a found die is (:func:`_read_found`). Seen small, the
+    other pips of a 4, 5 or 6 are lost at the working size and its corners read a 2: a
+    bigger value read certain there replaces ``f`` (its pips were found, the face fits
+    the die, the face model gives it ``FOUND_SURE``), unless a certain die was read within
+    ``FOUND_BESIDE`` sides of it."""
+    face = _read_found(model, img, prop, scale)
+    if face is None or face.uncertain or face.value <= f.value:
+        return
+    if any(g is not f and not g.uncertain
+           and math.hypot(face.x - g.x, face.y - g.y) < FOUND_BESIDE * max(face.side, g.side)
+           for g in faces):  # fmt: skip
+        return
+    faces[next(i for i, g in enumerate(faces) if g is f)] = face
+    notes.append(f"die at ({face.x:.0f}, {face.y:.0f}): read a {face.value} where the pips "
+                 f"read a {f.value} with marks on its face")  # fmt: skip
+    notes.extend(f"die at ({face.x:.0f}, {face.y:.0f}): {t}" for t in face.notes)
 
 
 def _read_found(model: facenet.FaceNet, img: np.ndarray, prop: diefinder.Proposal,
@@ -667,7 +700,7 @@ def _read_found(model: facenet.FaceNet, img: np.ndarray, prop: diefinder.Proposa
         fits = FOUND_FIT[0] <= side / prop.side <= FOUND_FIT[1]  # a face of the die found
         # two faces in one place found: a domino, or two dice touching (which one?)
         sure = (not d.uncertain and fits and inside == 1
-                and agree >= FOUND_SURE[d.value >= 4])  # fmt: skip
+                and agree >= FOUND_SURE[d.value not in (2, 3)])  # fmt: skip
         # a 1-4 whose body reaches the picture's edge may be cut by it (the crop's own
         # borders are not the picture's: the crop was read with edges=False)
         if sure and d.value <= 4:
