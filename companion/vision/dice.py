@@ -181,6 +181,7 @@ _GRID = np.array([(gx, gy) for gy in (-1, 0, 1) for gx in (-1, 0, 1)], np.float6
 _SPACING = 0.26
 # a doubt the face model may settle: what may be a bigger face's pip lies nowhere it has one
 _NO_BIGGER = "nor where a bigger face's pip would be"
+_AROUND_LONE = "unexplained marks around a lone pip"
 
 
 def _perm_pinv() -> dict[int, tuple[np.ndarray, np.ndarray]]:
@@ -615,8 +616,7 @@ def _found_elsewhere(model: facenet.FaceNet, img: np.ndarray, scale: float, face
                  if math.hypot(x - f.x, y - f.y) < 0.6 * max(side, f.side)]
         if there:
             # (the rescue's "just below a read die" guard: 3 real webcam dice lost)
-            if (len(there) == 1 and reads < MAX_DICE and there[0].uncertain
-                    and there[0].crowded and len(there[0].pips) in (2, 3)
+            if (len(there) == 1 and reads < MAX_DICE and _crowded_small(there[0])
                     and any(there[0] is f for f in faces)):  # fmt: skip
                 reads += 1
                 _reread_crowded(model, img, prop, scale, there[0], faces, notes)
@@ -642,14 +642,24 @@ def _found_elsewhere(model: facenet.FaceNet, img: np.ndarray, scale: float, face
     return out
 
 
+def _crowded_small(f: _Face) -> bool:
+    """Whether ``f`` is an asked 1, 2 or 3 with pip-like marks on or around it that are not
+    its pips: a bigger face whose other pips were lost at the working size?"""
+    if not f.uncertain:
+        return False
+    if len(f.pips) in (2, 3):
+        return f.crowded
+    return len(f.pips) == 1 and any(n.startswith(_AROUND_LONE) for n in f.notes)
+
+
 def _reread_crowded(model: facenet.FaceNet, img: np.ndarray, prop: diefinder.Proposal,
                     scale: float, f: _Face, faces: list[_Face],
                     notes: list[str]) -> None:  # fmt: skip
-    """An asked 2 or 3 ``f`` with pip-like marks on it that are not its pips (a cell that
-    should be empty looks like a pip, or marks around it), where the die finder sees a die:
-    read in its enlarged crop as a found die is (:func:`_read_found`). Seen small, the
-    other pips of a 4, 5 or 6 are lost at the working size and its corners read a 2: a
-    bigger value read certain there replaces ``f`` (its pips were found, the face fits
+    """An asked 1, 2 or 3 ``f`` with pip-like marks on or around it that are not its pips
+    (:func:`_crowded_small`), where the die finder sees a die: read in its enlarged crop as
+    a found die is (:func:`_read_found`). Seen small, the other pips of a 3 to 6 are lost
+    at the working size and what is left reads a 1 or a 2: a bigger value read certain
+    there replaces ``f`` (its pips were found, the face fits
     the die, the face model gives it ``FOUND_SURE``), unless a certain die was read within
     ``FOUND_BESIDE`` sides of it."""
     face = _read_found(model, img, prop, scale)
@@ -1500,7 +1510,7 @@ def _lone_body(work: np.ndarray, grey: np.ndarray, p: Pip, resp: np.ndarray,
         return None  # marks all around on an uneven body: print or text, no 1
     if stray > 0.5:
         uncertain = unsettled = True
-        notes.append(f"unexplained marks around a lone pip ({stray:.1f} pips)")
+        notes.append(f"{_AROUND_LONE} ({stray:.1f} pips)")
         conf = min(conf, 0.4)
     gap = _pip_stops_body(p, others, angles, reach_a * p.r)
     if gap < PIP_STOP:
