@@ -1531,10 +1531,11 @@ def measure_face(v: Any, die: _Die, min_contrast: float = MIN_CONTRAST) -> FaceF
     if outline and any(m.area >= OUTLINE_PRINT[0] * face_area for m in comps):
         outline_print = True
     if not comps:
-        # a blank face whose marks' height was set by light left out at the outline: print
-        # fainter than half that light would be under the cut
+        # a blank face whose marks' height was set by light left out at the outline, or by
+        # a glare's spot (left out as a glare: on a face read blank it was the brightest
+        # light): print fainter than half that light would be under the cut
         hidden = 0.0
-        if outline and labels is not None:
+        if (outline or spots) and labels is not None:
             hidden = _hidden(tophat, die, labels, found, contrast, min_contrast, skip)
         # a thin line of light deep in the face (farther from the outline than a lit rim's
         # light reaches), as crisp and bright as print: a rat's tail, the rest hidden?
@@ -1651,8 +1652,11 @@ def _cut_doubt(f: FaceFeatures, decided: tuple[int, float, list[str]]
         decided = _ask(decided, 0.5, "the cut set by light that is not print (the rat stands "
                                      f"{f.peak:.2f})")  # fmt: skip
     if value == 0 and f.hidden >= OUTLINE_PRINT[0]:
-        decided = _ask(decided, 0.5,
-                       f"marks under the cut set by light at the outline ({f.hidden:.3f})")
+        # (or by a glare: a glare brighter than faint print, grey and worn, sets the cut above
+        # both rats of a two-rat die, and its own spot is left out as a glare; the face read
+        # a certain 0. The glare's category: move the lamp)
+        by = "light at the outline" if f.outline else "a glare"
+        decided = _ask(decided, 0.5, f"marks under the cut set by {by} ({f.hidden:.3f})")
     if value == 0 and f.line > 0:
         # print keeps to the face, the lit rim to its outline: a thin crisp line deep in a
         # blank face is print, a rat's tail whose body lies under something dark (a die-wide

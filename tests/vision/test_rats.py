@@ -1322,3 +1322,34 @@ def test_a_worn_rat_broken_in_two_is_asked_whatever_is_joined_to_its_edge() -> N
         if not r.uncertain and r.value != 1:
             wrong.append((bar, r.value))
     assert wrong == [], wrong
+
+
+# -- twenty-first pass: rats under a cut set by a glare -----------------------------------------
+# Grey, worn print (the renderer's grey ink at wear 0.39) under a glare of the renderer's own
+# kind, on a white mat: the glare's spot stands 185 grey levels over the wood, the rats about a
+# third of that. The spot set the marks' height (170), both rats fell under the cut at half of
+# it, and the spot itself was left out as a glare (round and soft): the face held no marks and
+# the two-rat die was read a certain 0. At a quarter of that height the rats stand out again,
+# apart from the spot, one as big as one of two rats: asked, in the players' category "light"
+# (move the lamp), as a blank face whose cut was set by light at its outline already was
+GREY_WORN = RatStyle(mark_colour=(150, 152, 155), rat_scale=0.87, two_layout="side",
+                     two_scale=0.53, wear=0.39)  # fmt: skip
+
+
+def test_rats_under_a_cut_set_by_a_glare_are_asked_not_read_blank() -> None:
+    img, truths = render_rat_dice([2], 22, table="white", style=GREY_WORN, die_px=68.0,
+                                  glare=1.0, positions=[(320, 240, 30)])  # fmt: skip
+    obs = read_rats(img)
+    (r,) = match(obs, truths)
+    assert r is not None and r.uncertain, (r, obs.notes)
+    assert r.doubt == "light", obs.notes
+    assert any("cut set by a glare" in n for n in obs.notes), obs.notes
+
+
+@pytest.mark.parametrize("seed", [0, 2, 5])
+def test_a_blank_die_under_a_glare_is_still_read(seed: int) -> None:
+    # the same print and glare on a blank die: the glare's spot alone stands out, nothing
+    # apart from it (the glare's own halo touches the spot): read a certain 0
+    img, truths = render_rat_dice([0], seed, table="white", style=GREY_WORN, die_px=68.0,
+                                  glare=1.0, positions=[(320, 240, 30)])  # fmt: skip
+    assert_read(read_rats(img), truths)
