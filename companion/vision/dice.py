@@ -60,7 +60,7 @@ import dataclasses
 import itertools
 import math
 import statistics
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -1166,7 +1166,7 @@ def _marks_of_a_bigger_face(resp: np.ndarray, corners: np.ndarray, m: np.ndarray
       and a front 3 under its top 6 was given 0.96 by the face model (oblique render 1177;
       right 2s and 3s have their own side faces below them);
     - marks within ``BIGGER_TOL`` grid steps of where some 3 to 6 of these pips has
-      another pip (:data:`_BIGGER`: every way, fitted by a similarity)."""
+      another pip (:func:`_bigger_faces_at`)."""
     contrast = _median([p.contrast for p in group])
     pix = _mark_pixels(resp, corners, contrast, group)
     r = _median([p.r for p in group])
@@ -1183,15 +1183,9 @@ def _marks_of_a_bigger_face(resp: np.ndarray, corners: np.ndarray, m: np.ndarray
     dx, dy = (pix[:, 0] - t[0]) / side, (pix[:, 1] - t[1]) / side
     if np.count_nonzero((dy < -ABOVE_FACE) & (np.abs(dx) < 0.3 - dy)) >= enough:
         return True
-    w = np.array([p.x + 1j * p.y for p in group])
     q = pix[:, 0] + 1j * pix[:, 1]
-    for z, rest in _BIGGER[len(group)]:
-        zc, wc = z - z.mean(), w - w.mean()
-        a = (wc * np.conj(zc)).sum() / (np.abs(zc) ** 2).sum()
-        if np.abs(a * zc - wc).max() > BIGGER_TOL * abs(a):
-            continue  # these pips are not spaced so in that face
-        there = a * (rest - z.mean()) + w.mean()
-        near = np.abs(q[:, None] - there[None]) < BIGGER_TOL * abs(a)
+    for step, there in _bigger_faces_at(group):
+        near = np.abs(q[:, None] - there[None]) < BIGGER_TOL * step
         if (np.count_nonzero(near, axis=0) >= enough).any():
             return True
     return False
@@ -2635,8 +2629,8 @@ def _where_a_bigger_face_has_pips(own: list[Pip], near: list[Pip]) -> bool:
     """Whether a pip of ``near`` lies where a bigger face of which the 2 or the 3 ``own``
     were some pips has another (a 4's two adjacent pips read as a 2: its others lie beside
     them, outside the 2's own square), that face having lost at most ``BIGGER_LOST`` pips.
-    Each way the pips can be part of a 3, 4, 5 or 6 is fitted by a similarity (its grid
-    step: ``abs(a)`` px)."""
+    Each way the pips can be part of a 3, 4, 5 or 6 is fitted by a similarity
+    (:func:`_bigger_faces_at`)."""
     w = np.array([p.x + 1j * p.y for p in own])
     q = np.array([p.x + 1j * p.y for p in near])
     # seen at an angle a face is sheared, which a similarity does not fit: two pips side by
@@ -2647,16 +2641,24 @@ def _where_a_bigger_face_has_pips(own: list[Pip], near: list[Pip]) -> bool:
     pairs = (q[:, None] - q[None]).ravel()
     if (np.abs(pairs - step) < BIGGER_TOL * 0.5 * abs(step)).any():
         return True
+    for grid_step, there in _bigger_faces_at(own):
+        found = int((np.abs(q[:, None] - there[None]) < BIGGER_TOL * grid_step).any(axis=0).sum())
+        if found and len(there) - found <= BIGGER_LOST:
+            return True
+    return False
+
+
+def _bigger_faces_at(own: list[Pip]) -> Iterator[tuple[float, np.ndarray]]:
+    """Each way the 2 or the 3 ``own`` can be some of the pips of a 3 to 6 (:data:`_BIGGER`)
+    that its pips' spacing fits (a similarity, within ``BIGGER_TOL`` grid steps): that
+    face's grid step (px) and where its other pips lie (complex x + iy)."""
+    w = np.array([p.x + 1j * p.y for p in own])
     for z, rest in _BIGGER[len(own)]:
         zc, wc = z - z.mean(), w - w.mean()
         a = (wc * np.conj(zc)).sum() / (np.abs(zc) ** 2).sum()
         if np.abs(a * zc - wc).max() > BIGGER_TOL * abs(a):
             continue  # these pips are not spaced so in that face
-        there = a * (rest - z.mean()) + w.mean()
-        found = int((np.abs(q[:, None] - there[None]) < BIGGER_TOL * abs(a)).any(axis=0).sum())
-        if found and len(rest) - found <= BIGGER_LOST:
-            return True
-    return False
+        yield float(abs(a)), a * (rest - z.mean()) + w.mean()
 
 
 def _loose_pips_above(work: np.ndarray, f: _Face, faces: list[_Face], loose: list[Pip],

@@ -293,6 +293,18 @@ class _Agreeing:
         return out
 
 
+def _agree_with_everything(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reader's second opinion given by :class:`_Agreeing` instead of the face model."""
+    fake = _Agreeing()
+    real = dice._second_opinion
+
+    def spy(model, img, scale, faces, notes):  # type: ignore[no-untyped-def]
+        fake.values = [f.value for f in faces]
+        real(fake, img, scale, faces, notes)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(dice, "_second_opinion", spy)
+
+
 def _touching() -> np.ndarray:
     """A white 2 and a white 6 touching on felt: the 6's pips lie next to the 2, on a face of
     the 2's colour ("a pip nearby is not part of it": the 2 may be part of a bigger face)."""
@@ -337,14 +349,7 @@ def test_only_doubts_a_picture_can_settle_are_confirmed_on_real_cases(
     be missing or belong to a bigger face (glare residue, a pip nearby, ...) stays asked, and
     a die asked only for doubts a picture can settle is confirmed. Real photos and renders
     with a pip washed out or rubbed out."""
-    fake = _Agreeing()
-    real = dice._second_opinion
-
-    def spy(model, img, scale, faces, notes):  # type: ignore[no-untyped-def]
-        fake.values = [f.value for f in faces]
-        real(fake, img, scale, faces, notes)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(dice, "_second_opinion", spy)
+    _agree_with_everything(monkeypatch)
     monkeypatch.setattr(dice, "_rescue", lambda *args: [])  # no die offered here
     monkeypatch.setattr(dice, "_found_elsewhere", lambda *args: [])  # nor found
     seen: dict[bool, set[str]] = {True: set(), False: set()}
@@ -390,14 +395,7 @@ def test_a_front_3_under_its_top_6_stays_asked_whatever_the_model_says(
     image, truths = render_oblique([4, 5, 6, 6, 6], 1177, (640, 480),
                                    tilt_deg=29.22300214279453, die_px=33.43461402344751,
                                    table="felt", die_colour="yellow", pip_colour="black")
-    fake = _Agreeing()
-    real = dice._second_opinion
-
-    def spy(model, img, scale, faces, notes):  # type: ignore[no-untyped-def]
-        fake.values = [f.value for f in faces]
-        real(fake, img, scale, faces, notes)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(dice, "_second_opinion", spy)
+    _agree_with_everything(monkeypatch)
     obs = read_pips(image)
     six = min(truths, key=lambda t: math.hypot(t.x - 367, t.y - 63))
     assert six.value == 6
