@@ -629,9 +629,7 @@ def _found_elsewhere(model: facenet.FaceNet, img: np.ndarray, scale: float, face
         reads += 1
         face = _read_found(model, img, prop, scale)
         if face is not None:
-            if not face.uncertain and any(
-                    math.hypot(face.x - g.x, face.y - g.y) < FOUND_BESIDE * max(face.side, g.side)
-                    for g in faces if not g.uncertain):  # fmt: skip
+            if not face.uncertain and _certain_die_beside(face, faces):
                 # (seventeenth pass) the finder proposed a die's body and its front face
                 # apart: the 3 read there was a certain die under its top 1, read already
                 face.uncertain = True
@@ -640,6 +638,13 @@ def _found_elsewhere(model: facenet.FaceNet, img: np.ndarray, scale: float, face
             out.append(face)
             notes.extend(f"die at ({face.x:.0f}, {face.y:.0f}): {t}" for t in face.notes)
     return out
+
+
+def _certain_die_beside(face: _Face, faces: list[_Face]) -> bool:
+    """Whether a certain die of ``faces`` lies within ``FOUND_BESIDE`` sides (either's) of
+    ``face``, a die read in the die finder's crop."""
+    return any(math.hypot(face.x - g.x, face.y - g.y) < FOUND_BESIDE * max(face.side, g.side)
+               for g in faces if not g.uncertain)  # fmt: skip
 
 
 def _crowded_small(f: _Face) -> bool:
@@ -667,10 +672,7 @@ def _reread_crowded(model: facenet.FaceNet, img: np.ndarray, prop: diefinder.Pro
     face = _read_found(model, img, prop, scale)
     if face is None or face.value <= f.value:
         return
-    if not face.uncertain and any(
-            g is not f and not g.uncertain
-            and math.hypot(face.x - g.x, face.y - g.y) < FOUND_BESIDE * max(face.side, g.side)
-            for g in faces):  # fmt: skip
+    if not face.uncertain and _certain_die_beside(face, [g for g in faces if g is not f]):
         face.uncertain = True
         face.confidence = min(face.confidence, 0.5)
     where = f"die at ({face.x:.0f}, {face.y:.0f}): "
@@ -1154,11 +1156,11 @@ def _stray_marks(resp: np.ndarray, corners: np.ndarray, group: list[Pip], contra
     return marks / (math.pi * r * r)
 
 
-def _marks_of_a_bigger_face(resp: np.ndarray, corners: np.ndarray, m: np.ndarray,
+def _marks_of_a_bigger_face(pix: np.ndarray, m: np.ndarray, side: float,
                             group: list[Pip]) -> bool:  # fmt: skip
-    """Whether the marks around the 2 or the 3 ``group`` (layout map ``m``), inside the
-    polygon ``corners`` and outside its pips, may be pips of a bigger face of which the
-    group's pips are some, or of the top face above it. Each counts from ``BIGGER_MASS``
+    """Whether the marks ``pix`` around the 2 or the 3 ``group`` (layout map ``m``, die side
+    ``side`` px; :func:`_mark_pixels` on its wide square) may be pips of a bigger face of
+    which the group's pips are some, or of the top face above it. Each counts from ``BIGGER_MASS``
     of a pip's area:
     - marks on the face's own square;
     - marks above the face (up the picture, within 45 degrees of straight up, ``ABOVE_FACE``
@@ -1167,8 +1169,6 @@ def _marks_of_a_bigger_face(resp: np.ndarray, corners: np.ndarray, m: np.ndarray
       right 2s and 3s have their own side faces below them);
     - marks within ``BIGGER_TOL`` grid steps of where some 3 to 6 of these pips has
       another pip (:func:`_bigger_faces_at`)."""
-    contrast = _median([p.contrast for p in group])
-    pix = _mark_pixels(resp, corners, contrast, group)
     r = _median([p.r for p in group])
     enough = BIGGER_MASS * math.pi * r * r
     lin, t = m[:2, :], m[2, :]
@@ -1179,7 +1179,6 @@ def _marks_of_a_bigger_face(resp: np.ndarray, corners: np.ndarray, m: np.ndarray
     edge = 0.5 / _SPACING  # the face's own square, in grid steps from its centre
     if np.count_nonzero(np.abs(grid).max(axis=1) < edge) >= enough:
         return True
-    side = math.sqrt(abs(np.linalg.det(lin))) / _SPACING
     dx, dy = (pix[:, 0] - t[0]) / side, (pix[:, 1] - t[1]) / side
     if np.count_nonzero((dy < -ABOVE_FACE) & (np.abs(dx) < 0.3 - dy)) >= enough:
         return True
@@ -1303,10 +1302,11 @@ def _classify(grey: np.ndarray, group: list[Pip], resp: np.ndarray,
         notes.append("a pip's ring is not one flat face (a die's edge?)")
     b = 1.7 if n >= 4 else 2.4  # a 2 or 3 could be part of a 6: look wider
     box = np.array([(-b, -b, 1), (b, -b, 1), (b, b, 1), (-b, b, 1)])
-    stray = _stray_marks(resp, box @ m, group, _median([p.contrast for p in group]))
+    marks = _mark_pixels(resp, box @ m, contrast, group)
+    stray = len(marks) / (math.pi * r_med * r_med)  # (as _stray_marks counts them)
     if stray > 0.5:
         uncertain = True
-        if n >= 4 or _marks_of_a_bigger_face(resp, box @ m, m, group):
+        if n >= 4 or _marks_of_a_bigger_face(marks, m, side, group):
             unsettled = True
             notes.append(f"unexplained marks on the face ({stray:.1f} pips)")
         else:
