@@ -161,6 +161,10 @@ class _RatDie:
     lean: tuple[float, float]  # where the base lies relative to the top face, pixels
     glare: float  # 0: none; else the strength of a specular spot on the face
     glare_at: tuple[float, float]  # where, in units of the side from the centre
+    # narrow or elongated specular highlights on the varnish (a window's bars, a strip light):
+    # (strength in grey levels, x, y of the centre in units of the side from the die's centre,
+    # sigma across and along in units of the side, heading in degrees) per highlight
+    highlights: tuple[tuple[float, float, float, float, float, float], ...] = ()
 
     def truth(self) -> RatTruth:
         return RatTruth(self.value, self.x, self.y, self.size, self.angle % 90.0)
@@ -237,6 +241,13 @@ def _draw_rat_die(img: Any, die: _RatDie, style: RatStyle, shadow_dir: Any, shad
         gx, gy = lx + die.glare_at[0] * s, ly + die.glare_at[1] * s
         spot = np.exp(-((xs - gx) ** 2 + (ys - gy) ** 2) / (2 * (0.16 * s) ** 2))
         rgb = rgb + (die.glare * spot * top)[..., None] * np.float32([1.0, 1.0, 1.0])
+    for strength, hx, hy, across, along, heading in die.highlights:
+        # an elliptic Gaussian: narrow across, long along its heading, on the varnish only
+        gx, gy = lx + hx * s, ly + hy * s
+        ca, sa = math.cos(math.radians(heading)), math.sin(math.radians(heading))
+        du, dv = (xs - gx) * ca + (ys - gy) * sa, -(xs - gx) * sa + (ys - gy) * ca
+        spot = np.exp(-(du * du) / (2 * (along * s) ** 2) - (dv * dv) / (2 * (across * s) ** 2))
+        rgb = rgb + (strength * spot * top)[..., None] * np.float32([1.0, 1.0, 1.0])
 
     # shadow: the body's outline, moved away from the lamp and blurred
     off = (0.1 + 0.04 * shadow) * s
@@ -307,6 +318,14 @@ def _lighting(rng: Any, w: int, h: int, lighting: str) -> tuple[Any, float, floa
     raise ValueError(f'unknown lighting "{lighting}": use one of {", ".join(LIGHTINGS)}')
 
 
+def _highlight(rng: Any) -> tuple[float, float, float, float, float, float]:
+    """One narrow or elongated specular highlight: (strength, x, y, across, along, heading)."""
+    across = float(rng.uniform(0.05, 0.2))
+    return (float(rng.uniform(40, 160)), float(rng.uniform(-0.3, 0.3)),
+            float(rng.uniform(-0.3, 0.3)), across, across * float(rng.uniform(1.0, 3.0)),
+            float(rng.uniform(0, 180)))  # fmt: skip
+
+
 def render_rat_dice(
     values: Sequence[int],
     seed: int,
@@ -325,6 +344,7 @@ def render_rat_dice(
     table_seed: int | None = None,
     noise: float = 2.0,
     blur: float = 0.6,
+    highlights: float = 0.0,
 ) -> tuple[np.ndarray, list[RatTruth]]:
     """A top-down picture of rat dice showing ``values`` (0, 1 or 2 rats) and where each is.
 
@@ -335,7 +355,12 @@ def render_rat_dice(
     in pairs, face against face. ``tilt``: the camera's tilt (perspective jitter, as a
     fraction of the picture); ``lean``: how far the sides show, per pixel away from the
     centre. ``positions``: fixed (x, y, angle) per die instead of random ones. ``cover``: a
-    finger (x, y, radius) lying over the picture, hiding what is beneath. Returns
+    finger (x, y, radius) lying over the picture, hiding what is beneath. ``highlights``: the
+    chance that a die's varnish shows 1 or 2 narrow or elongated specular highlights (a
+    window's bars, a strip light: elliptic Gaussians 0.05-0.2 of the side across, 1-3 times
+    that along, 40-160 grey levels, anywhere on the face), drawn from their own random stream
+    (same seed, same scene: only the highlights are added; 0, the default, draws none and
+    leaves every picture as before). Returns
     ``(BGR uint8 H x W x 3, truths)`` with truths in the order of ``values``.
     """
     np, cv2 = _numpy(), _cv2()
@@ -357,15 +382,20 @@ def render_rat_dice(
     base, light, shadow_dir = _table_layers(size, table, t_seed)
     extra, hardness, noise_k = _lighting(np.random.default_rng([t_seed, 32]), w, h, lighting)
     k_lean = lean * rng.uniform(0.6, 1.4)
+    hl_rng = np.random.default_rng([seed, 33])  # the highlights' own stream
     dice = []
     for v, (x, y, a) in zip(vals, spots, strict=True):
         has_glare = glare > 0 and rng.random() < glare
+        lights: tuple[tuple[float, float, float, float, float, float], ...] = ()
+        if highlights > 0 and hl_rng.random() < highlights:
+            lights = tuple(_highlight(hl_rng) for _ in range(int(hl_rng.integers(1, 3))))
         dice.append(
             _RatDie(
                 v, x, y, side, a,
                 lean=(-(x - w / 2) * k_lean, -(y - h / 2) * k_lean),
                 glare=float(rng.uniform(70, 140)) if has_glare else 0.0,
                 glare_at=(float(rng.uniform(-0.25, 0.25)), float(rng.uniform(-0.25, 0.25))),
+                highlights=lights,
             )  # fmt: skip
         )
     img = base.copy()
@@ -432,10 +462,13 @@ def random_scene(
     size: tuple[int, int] = (640, 480),
     die_px: tuple[float, float] = (42.0, 80.0),
     max_dice: int = 5,
+    highlights: float = 0.0,
 ) -> tuple[np.ndarray, list[RatTruth], dict[str, Any]]:
     """One picture of the synthetic set: 1 to ``max_dice`` dice with faces drawn as on real
     dice (4 blank, 1 one-rat, 1 two-rat faces), a random table, lighting, dice style and size;
-    now and then a glare or dice lying in touching pairs. Returns (image, truths, settings)."""
+    now and then a glare or dice lying in touching pairs. ``highlights``: passed on to
+    :func:`render_rat_dice` (the same scene, with narrow or elongated specular highlights on
+    that share of the dice). Returns (image, truths, settings)."""
     np = _numpy()
     rng = np.random.default_rng([seed, 99])
     n = int(rng.integers(1, max_dice + 1))
@@ -448,5 +481,7 @@ def random_scene(
         glare=0.15 if rng.random() < 0.3 else 0.0,
         touching=bool(rng.random() < 0.15 and n >= 2),
     )
+    if highlights > 0:
+        settings["highlights"] = highlights
     image, truths = render_rat_dice(values, seed, size, **settings)
     return image, truths, settings
