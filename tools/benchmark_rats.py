@@ -4,6 +4,7 @@
         [--split heldout|tuning|fresh|wide|blind7|blind8|wide8|blind9|blind10|blind11|blind12
                  |blind13|blind14|blind15|blind16|blind17|blind18|blind19|blind20|blind21]
         [--images 300] [--sets standard,dark,small,engraved,standard-taught]
+        (also, not by default: --sets highlights)
 
 No photographs of these dice exist publicly, so every set is rendered by
 companion.vision.rat_render with known truth. Seeds: the reader's built-in rules were tuned
@@ -37,6 +38,11 @@ Sets:
             set (4 per face kind) on the scene's table, in its light, at its dice's size, from
             teaching seeds outside every measured range (a picture whose die is not clearly
             seen is taken again, as the teaching screen asks); slow (teaching is rendered)
+  highlights
+            not run by default: the standard set's scenes (same seeds, same dice) with narrow
+            or elongated specular highlights (a window's bars, a strip light on the varnish)
+            on half of the dice (rat_render's ``highlights=0.5``): what the standard set's
+            round, broad glare never shows. Compare it die for die with ``standard``
 
 For every set it prints: images, dice, dice correct (read right and certain), silent wrong
 (matched, wrong value, not flagged: the worst failure), asked (matched, flagged uncertain),
@@ -161,6 +167,12 @@ def standard(seeds: range) -> Iterator[Scene]:
         yield img, truths
 
 
+def highlights(seeds: range) -> Iterator[Scene]:
+    for s in seeds:
+        img, truths, _ = random_scene(s, highlights=0.5)
+        yield img, truths
+
+
 def dark(seeds: range) -> Iterator[Scene]:
     for s in seeds:
         img, truths, _ = random_scene(s, tables=("dark",))
@@ -245,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
     seeds = range(start, start + args.images)
     sets: dict[str, Callable[[range], Iterator[Scene]]] = {
         "standard": standard, "dark": dark, "small": small, "engraved": engraved,
-        "standard-taught": standard,
+        "standard-taught": standard, "highlights": highlights,
     }  # fmt: skip
     print(f"rat dice, synthetic, {args.split} seeds {seeds.start}..{seeds.stop - 1}")
     print(HEADER)

@@ -186,6 +186,12 @@ NARROW_PEAK = 0.65  # one of two marks on a face with broad light standing under
 SPLIT_CUTS = (0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9)  # a lone mark under broad light cut
 #                     again at these of its own peak: two pieces of one size (SECOND_MIN), each
 #                     as big as one of two rats, may be two rats joined by a glare: asked
+HUMP_SHARP = 0.25  # a mark softer than this (a Gaussian hump: 0.21; print 0.3-0.6)...
+HUMP_SOLID = 0.82  # ... this convex (its area over its hull's: an ellipse ~0.9, a rat 0.55-0.8)
+HUMP_SPREAD = 1.35  # ... growing this much when cut at HUMP_CUT of its peak instead of half of it
+#                     (a Gaussian: 1.52; print's steep edge: 1.1-1.25) is a specular highlight
+HUMP_CUT = 0.35  # (the lower cut, of the mark's own peak...)
+HUMP_REACH = 0.12  # (... within this of the side around the mark: _spread)
 OFF_FACE_REACH = 0.25  # light left out as off the top face's core yet reaching this deep into
 #                     the die (of the side), as big, crisp and bright as print: the face was
 #                     fitted off the die's print, asked (a lit rim reaches 0.06-0.15; such light
@@ -222,6 +228,8 @@ class FaceFeatures:
     #                     balance of two pieces it falls into at a higher cut (SPLIT_CUTS)
     off_face: float = 0.0  # the deepest reach (of the side) of print-like light left out as
     #                        lying off the top face's core (OFF_FACE_REACH and more, else 0)
+    highlight: bool = False  # every rat-sized mark (one or two) is a specular highlight's
+    #                          smooth, convex hump of light, not print (_is_highlight)
 
     @property
     def count(self) -> int:
@@ -1463,6 +1471,62 @@ def _off_face(found: list[_Mark], side: float, contrast: float) -> float:
                default=0.0)  # fmt: skip
 
 
+def _spread(tophat: Any, die: _Die, labels: Any, m: _Mark) -> float:
+    """How much a mark grows when its own light is cut at ``HUMP_CUT`` of its peak instead of
+    half of it: the area of the piece of light holding its peak above each cut (within
+    ``HUMP_REACH`` of the side of the mark, other marks' pixels left out), the lower over the
+    higher."""
+    np, cv2 = _imports()
+    own = labels == m.label
+    height = float(tophat[own].max())
+    ys, xs = np.nonzero(own)
+    pad = max(2, int(math.ceil(HUMP_REACH * die.side)) + 1)
+    rh, rw = labels.shape
+    ya, yb = max(0, int(ys.min()) - pad), min(rh, int(ys.max()) + pad + 1)
+    xa, xb = max(0, int(xs.min()) - pad), min(rw, int(xs.max()) + pad + 1)
+    th = tophat[ya:yb, xa:xb]
+    lab = labels[ya:yb, xa:xb]
+    mine = (lab == m.label).astype(np.uint8)
+    k = 2 * max(1, int(round(HUMP_REACH * die.side))) + 1
+    near = cv2.dilate(mine, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) > 0
+    allowed = near & (die.region[ya:yb, xa:xb] > 0) & ((lab == 0) | (lab == m.label))
+    peak_at = np.unravel_index(int(np.argmax(np.where(mine > 0, th, -1.0))), th.shape)
+    areas = []
+    for frac in (0.5, HUMP_CUT):
+        light = ((th > frac * height) & allowed).astype(np.uint8)
+        _n, comp = cv2.connectedComponents(light, connectivity=8)
+        areas.append(float((comp == comp[peak_at]).sum()))
+    return areas[1] / max(1.0, areas[0])
+
+
+def _solidity(labels: Any, m: _Mark) -> float:
+    """A mark's area over its convex hull's (the hull's own pixels counted: a filled convex
+    shape ~0.9-1)."""
+    np, cv2 = _imports()
+    ys, xs = np.nonzero(labels == m.label)
+    hull = cv2.convexHull(np.column_stack([xs, ys]).astype(np.int32))
+    return m.area / max(1.0, cv2.contourArea(hull) + 0.5 * cv2.arcLength(hull, True) + 1.0)
+
+
+def _is_highlight(tophat: Any, die: _Die, labels: Any, m: _Mark) -> bool:
+    """A specular highlight on the varnish, not print: soft (``HUMP_SHARP``), convex
+    (``HUMP_SOLID``) and a smooth hump (``HUMP_SPREAD``).
+
+    A highlight is the reflection of a light (a window's bars, a strip light) in the varnish:
+    narrow or elongated, it is not broad enough for the glare tests (light surviving an
+    opening of ``GLARE_DISK``) nor round enough for :func:`_is_glare`, and it is as long as a
+    rat. But its light is a smooth hump: it rises steadily to one peak (a Gaussian's area
+    above 3/4 of its peak is 0.21 of that above 1/4) and it grows as it is cut lower (at 0.35
+    of its peak, 1.5 times its area at half of it), and its outline is an ellipse. Print is
+    ink: a plateau ending at a crisp edge (it hardly grows when cut lower, even worn: its
+    faded patches keep its outline) in a rat's silhouette, with ears, feet and a tail
+    (concave). A rat under a glare takes in the glare's halo and grows too, but keeps its
+    silhouette or its crisp plateau."""
+    if m.sharp >= HUMP_SHARP or _solidity(labels, m) < HUMP_SOLID:
+        return False
+    return _spread(tophat, die, labels, m) >= HUMP_SPREAD
+
+
 def _is_glare(m: _Mark) -> bool:
     """A round light spot with soft edges: a glare on the varnish, not print."""
     return m.sharp <= GLARE_SHARP and _is_round(m)
@@ -1588,13 +1652,16 @@ def measure_face(v: Any, die: _Die, min_contrast: float = MIN_CONTRAST) -> FaceF
     known = [m for m in found if m not in comps or m in rats or m in spots]
     hidden = _hidden(tophat, die, labels, known, contrast, min_contrast, skip)
     joined = _joined(tophat, die, labels, rats) if len(rats) >= 2 else 0.0
+    # every rat-sized mark a smooth convex hump of light: a highlight, not print (resolved dice:
+    # on a smaller one print itself blurs into soft round blobs)
+    highlight = die.side >= RESOLVED and all(_is_highlight(tophat, die, labels, m) for m in rats)
     return FaceFeatures(contrast, total, areas, gap, glare, edge, _hu(keep), elongation,
                         spots=len(spots), burnt=burnt, sharpness=sharpness,
                         outline=len(outline) + len(gone), outline_print=outline_print,
                         sharpest=max(m.sharp for m in rats) if die.side >= RESOLVED else 0.0,
                         hidden=hidden, joined=joined, shine=shine, specks=len(specks),
                         peak=max(float(m.light.max()) for m in rats) / max(contrast, 1.0),
-                        narrow=narrow, split=split, off_face=off_face)
+                        narrow=narrow, split=split, off_face=off_face, highlight=highlight)
 
 
 # -- deciding --------------------------------------------------------------------------------
@@ -1709,6 +1776,18 @@ def _glare_join_doubt(f: FaceFeatures, decided: tuple[int, float, list[str]]
     return decided
 
 
+def _highlight_doubt(f: FaceFeatures, decided: tuple[int, float, list[str]]
+                     ) -> tuple[int, float, list[str]]:  # fmt: skip
+    """Ask when every mark read as a rat is a specular highlight's smooth hump of light
+    (:func:`_is_highlight`): narrow or elongated highlights on a blank die's varnish (a
+    window's bars, a strip light) were read as certain rats (an adversarial set of 1 200
+    dice under such light: 33 certain wrong, 29 of them blank dice read 1)."""
+    if f.highlight and f.count in (1, 2):
+        decided = _ask(decided, 0.4, "a smooth hump of light with no print's edge or rat's "
+                                     "outline: a glare's highlight on the varnish?")  # fmt: skip
+    return decided
+
+
 def _off_face_doubt(f: FaceFeatures, decided: tuple[int, float, list[str]]
                     ) -> tuple[int, float, list[str]]:  # fmt: skip
     """Ask, whatever the face reads, when print-like light deep in the die was left out as
@@ -1724,9 +1803,8 @@ def _off_face_doubt(f: FaceFeatures, decided: tuple[int, float, list[str]]
 def _doubts(f: FaceFeatures, decided: tuple[int, float, list[str]]
             ) -> tuple[int, float, list[str]]:  # fmt: skip
     """Every doubt judged after the face is read, by the built-in rules or the taught model."""
-    return _off_face_doubt(
-        f, _glare_join_doubt(f, _glare_peak_doubt(f, _cut_doubt(f, _outline_doubt(f, decided))))
-    )
+    decided = _glare_join_doubt(f, _glare_peak_doubt(f, _cut_doubt(f, _outline_doubt(f, decided))))
+    return _highlight_doubt(f, _off_face_doubt(f, decided))
 
 
 def decide_default(f: FaceFeatures) -> tuple[int, float, list[str]]:

@@ -1353,3 +1353,41 @@ def test_a_blank_die_under_a_glare_is_still_read(seed: int) -> None:
     img, truths = render_rat_dice([0], seed, table="white", style=GREY_WORN, die_px=68.0,
                                   glare=1.0, positions=[(320, 240, 30)])  # fmt: skip
     assert_read(read_rats(img), truths)
+
+
+# -- narrow or elongated highlights (a window's bars, a strip light on the varnish) -------------
+HIGHLIT = [11, 18, 31, 45]  # seeds whose blank die the reader before read a certain 1
+
+
+@pytest.mark.parametrize("seed", HIGHLIT)
+def test_a_highlight_on_a_blank_die_is_asked_not_read_as_a_rat(seed: int) -> None:
+    # an elongated specular highlight (a smooth, convex hump of light, as long as a rat) on a
+    # blank die passed every glare test and was read a certain 1 before; now asked ("light":
+    # move the lamp)
+    img, truths = render_rat_dice([0], seed, table="wood", die_px=60.0, highlights=1.0,
+                                  positions=[(320, 240, 20)])  # fmt: skip
+    obs = read_rats(img)
+    (r,) = match(obs, truths)
+    assert r is not None and r.uncertain, (r, obs.notes)
+    assert r.doubt == "light", obs.notes
+    assert any("highlight on the varnish" in n for n in obs.notes), obs.notes
+
+
+@pytest.mark.parametrize("seed", HIGHLIT)
+@pytest.mark.parametrize("value", [1, 2])
+def test_rats_under_the_same_highlights_are_still_read(seed: int, value: int) -> None:
+    # the same highlights (same seed: their own random stream) on a one-rat and a two-rat die:
+    # print keeps its crisp edge and its rat's outline, read for sure
+    img, truths = render_rat_dice([value], seed, table="wood", die_px=60.0, highlights=1.0,
+                                  positions=[(320, 240, 20)])  # fmt: skip
+    assert_read(read_rats(img), truths)
+
+
+def test_highlights_leave_the_scene_otherwise_unchanged() -> None:
+    # the option is off by default (every existing render unchanged) and only adds light
+    plain, t0 = render_rat_dice([0, 1, 2], 7)
+    off, t1 = render_rat_dice([0, 1, 2], 7, highlights=0.0)
+    lit, t2 = render_rat_dice([0, 1, 2], 7, highlights=1.0)
+    assert np.array_equal(plain, off) and t0 == t1 == t2
+    diff = lit.astype(int) - plain.astype(int)
+    assert diff.max() > 30 and diff.min() > -10  # highlights brighten, never darken
