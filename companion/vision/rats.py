@@ -190,6 +190,8 @@ HUMP_SHARP = 0.25  # a mark softer than this (a Gaussian hump: 0.21; print 0.3-0
 HUMP_SOLID = 0.82  # ... this convex (its area over its hull's: an ellipse ~0.9, a rat 0.55-0.8)
 HUMP_SPREAD = 1.35  # ... growing this much when cut at HUMP_CUT of its peak instead of half of it
 #                     (a Gaussian: 1.52; print's steep edge: 1.1-1.25) is a specular highlight
+HUMP_FLAT = (0.12, 2.4)  # a mark softer than this, growing this much, is a highlight whatever
+#                         its outline (two highlights crossing: no ellipse, yet no ink's edge)
 HUMP_CUT = 0.35  # (the lower cut, of the mark's own peak...)
 HUMP_REACH = 0.12  # (... within this of the side around the mark: _spread)
 OFF_FACE_REACH = 0.25  # light left out as off the top face's core yet reaching this deep into
@@ -1521,10 +1523,15 @@ def _is_highlight(tophat: Any, die: _Die, labels: Any, m: _Mark) -> bool:
     ink: a plateau ending at a crisp edge (it hardly grows when cut lower, even worn: its
     faded patches keep its outline) in a rat's silhouette, with ears, feet and a tail
     (concave). A rat under a glare takes in the glare's halo and grows too, but keeps its
-    silhouette or its crisp plateau."""
-    if m.sharp >= HUMP_SHARP or _solidity(labels, m) < HUMP_SOLID:
+    silhouette or its crisp plateau. Two highlights crossing (the bars of a window) make a
+    mark of no convex outline; with almost no plateau (``HUMP_FLAT[0]``) and more than twice
+    its area when cut lower (``HUMP_FLAT[1]``: the light rises slowly over a wide area) it
+    has no ink's edge anywhere: a highlight too."""
+    if m.sharp >= HUMP_SHARP:
         return False
-    return _spread(tophat, die, labels, m) >= HUMP_SPREAD
+    if _solidity(labels, m) >= HUMP_SOLID:
+        return _spread(tophat, die, labels, m) >= HUMP_SPREAD
+    return m.sharp < HUMP_FLAT[0] and _spread(tophat, die, labels, m) >= HUMP_FLAT[1]
 
 
 def _is_glare(m: _Mark) -> bool:

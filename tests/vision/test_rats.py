@@ -1391,3 +1391,15 @@ def test_highlights_leave_the_scene_otherwise_unchanged() -> None:
     assert np.array_equal(plain, off) and t0 == t1 == t2
     diff = lit.astype(int) - plain.astype(int)
     assert diff.max() > 30 and diff.min() > -10  # highlights brighten, never darken
+
+
+@pytest.mark.parametrize(("seed", "die"), [(269, 0), (532, 2), (954, 1), (992, 0)])
+def test_overlapping_highlights_with_no_edge_are_asked(seed: int, die: int) -> None:
+    # standard scenes with highlights (benchmark set "highlights"): two highlights overlapping
+    # on a blank die (a small bright one on a broad one) make one mark of no convex outline,
+    # but with no plateau and more than twice its area when cut lower: no ink's edge
+    # anywhere. Read a certain 1 before, asked now
+    img, truths, _ = random_scene(seed, highlights=0.5)
+    assert truths[die].value == 0
+    r = match(read_rats(img), truths)[die]
+    assert r is not None and r.uncertain and r.doubt == "light", r
