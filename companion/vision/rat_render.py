@@ -358,9 +358,9 @@ def render_rat_dice(
     finger (x, y, radius) lying over the picture, hiding what is beneath. ``highlights``: the
     chance that a die's varnish shows 1 or 2 narrow or elongated specular highlights (a
     window's bars, a strip light: elliptic Gaussians 0.05-0.2 of the side across, 1-3 times
-    that along, 40-160 grey levels, anywhere on the face), drawn from their own random stream
-    (same seed, same scene: only the highlights are added; 0, the default, draws none and
-    leaves every picture as before). Returns
+    that along, 40-160 grey levels, centred within 0.3 of the side of the face's centre, any
+    heading), drawn from their own random stream (same seed, same scene: only the highlights
+    are added; 0, the default, draws none and leaves every picture as before). Returns
     ``(BGR uint8 H x W x 3, truths)`` with truths in the order of ``values``.
     """
     np, cv2 = _numpy(), _cv2()

@@ -60,7 +60,9 @@ light on the dark wood. Reading goes in three steps:
    marks, glare, marks at the outline, a lone rat standing well under the height that set
    the cut, one of two marks falling low once light as broad as a glare is taken away (the
    glare's own peak), a lone mark under broad light that falls into two pieces of one size
-   higher up (two rats joined by a glare), a partly hidden die) is answered with
+   higher up (two rats joined by a glare), marks that are all a specular highlight's smooth,
+   edgeless hump (a window's bars or a strip light on the varnish), a partly hidden die) is
+   answered with
    ``uncertain=True``. With a :class:`RatModel` taught on the table's own dice
    (:func:`teach`), the features are scored against per-class Gaussians: the tempered
    posterior is the confidence, and a face far from its class is asked.
