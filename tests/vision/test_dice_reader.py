@@ -356,12 +356,90 @@ def test_a_6_with_faded_pips_is_not_a_centred_2(k: int) -> None:
     assert_never_certain_wrong(read_pips(faded), synth_truth(truths))
 
 
+FADED_MIDDLES = [(0, "wood", "white", "black"), (6, "felt", "white", "black"),
+                 (17, "dark", "white", "black"), (22, "dark", "white", "black")]
+
+
+def _five_and_three(k: int, kind: str, die: str, pip: str, first: int = 5
+                    ) -> tuple[np.ndarray, list[DieTruth]]:  # fmt: skip
+    px = float(np.random.default_rng([k, 22]).uniform(24, 60))
+    return render_dice([first, 3], 9000 + k, table=kind, die_color=die, pip_color=pip,
+                       die_px=px)  # fmt: skip
+
+
+@pytest.mark.parametrize(("k", "kind", "die", "pip"), FADED_MIDDLES)
+def test_a_5_whose_middle_pip_is_faded_is_not_a_certain_4(k: int, kind: str, die: str,
+                                                           pip: str) -> None:  # fmt: skip
+    """A 5 whose middle pip is worn (or under a glare) to about a fifth of its contrast:
+    too faint to be found as a pip, and the four corners make a 4, its middle cell under the
+    "looks like a pip" bar (0.3 of a pip's darkness against the face's median grey). A
+    player sees a 5. Each of these was a certain 4 (0.88-0.94) before the faint-pip check:
+    a pip response at every place a bigger face has its other pips (the 5's middle) asks."""
+    image, truths = _five_and_three(k, kind, die, pip)
+    obs = read_pips(faded_pips(image, truths[0], [2], amount=0.78))
+    assert_never_certain_wrong(obs, synth_truth(truths))
+    t = truths[0]
+    near = [d for d in obs.dice if math.hypot(d.x - t.x, d.y - t.y) < 0.4 * t.size]
+    assert near and all(d.uncertain for d in near), obs.notes
+    assert any("a faint pip where a 5 has one" in n for n in obs.notes), obs.notes
+
+
+@pytest.mark.parametrize(("k", "kind", "die", "pip"), FADED_MIDDLES)
+def test_a_4_with_a_plain_middle_stays_certain(k: int, kind: str, die: str, pip: str) -> None:
+    """The same scenes with a 4 in the 5's place: nothing where a 5 or a 6 has its other
+    pips, so the faint-pip check does not ask it."""
+    image, truths = _five_and_three(k, kind, die, pip, first=4)
+    obs = read_pips(image)
+    t = truths[0]
+    assert [(d.value, d.uncertain) for d in obs.dice
+            if math.hypot(d.x - t.x, d.y - t.y) < 0.4 * t.size] == [(4, False)], obs.notes
+    assert not any("faint pip" in n for n in obs.notes), obs.notes
+
+
+def _corners_faded(k: int, fade: float) -> tuple[np.ndarray, list[DieTruth]]:
+    """A red die with white pips on a dark mat, a 3 (k even) or a 5 (k odd), beside a 4,
+    its corner pips faded ``fade`` of the way to the face (1: the 1 it then shows): the
+    same scene rendered with a 1 in its place, blended in."""
+    px = float(np.random.default_rng([k, 24]).uniform(36, 70))
+    style = {"table": "dark", "die_color": "red", "pip_color": "white", "die_px": px}
+    full, truths = render_dice([3 if k % 2 == 0 else 5, 4], 9600 + k, **style)
+    one, _ = render_dice([1, 4], 9600 + k, **style)
+    blend = full.astype(np.float32) * (1 - fade) + one.astype(np.float32) * fade
+    return np.clip(blend, 0, 255).astype(np.uint8), truths
+
+
+@pytest.mark.parametrize("k", [4, 24, 29, 34])
+def test_a_3_or_5_whose_corner_pips_are_faded_is_not_a_certain_1(k: int) -> None:
+    """Light pips on a red die, the corner pips faded to about 0.3 of their contrast (worn
+    paint, a glare): under the mark level around a lone pip (0.45), so the middle pip was a
+    certain 1 (0.85). A player sees the 3 or the 5. A pair of faint pip-sized marks set
+    about the lone pip like a face's corners asks it."""
+    image, truths = _corners_faded(k, 0.72)
+    obs = read_pips(image)
+    assert_never_certain_wrong(obs, synth_truth(truths))
+    assert any("a faint pip where a 3 has one" in n for n in obs.notes), obs.notes
+
+
+@pytest.mark.parametrize("k", [4, 24, 29, 34])
+def test_a_plain_1_on_the_same_die_stays_certain(k: int) -> None:
+    """The corners gone (the die shows a 1): read a certain 1, no faint-pip doubt."""
+    image, truths = _corners_faded(k, 1.0)
+    obs = read_pips(image)
+    t = truths[0]
+    assert [(d.value, d.uncertain) for d in obs.dice
+            if math.hypot(d.x - t.x, d.y - t.y) < 0.4 * t.size] == [(1, False)], obs.notes
+    assert not any("faint pip" in n for n in obs.notes), obs.notes
+
+
 def faded_pips(image: np.ndarray, t: DieTruth, which: list[int],
                amount: float = 0.75) -> np.ndarray:  # fmt: skip
     """``image`` with pips ``which`` (indices into ``PIP_LAYOUTS[t.value]``) of the rendered
-    die ``t`` painted over with its face's colour, ``amount`` of the way (wear, a glare)."""
+    die ``t`` painted over with its face's colour, ``amount`` of the way (wear, a glare).
+    The face's colour is taken at its middle, or for a 1, 3 or 5 (a pip there) halfway to
+    the middle of a side."""
     c, s = math.cos(math.radians(t.angle)), math.sin(math.radians(t.angle))
-    face = image[round(t.y), round(t.x)].astype(np.float32)
+    off = 0.0 if t.value % 2 == 0 else 0.25 * t.size
+    face = image[round(t.y + s * off), round(t.x + c * off)].astype(np.float32)
     out = image.astype(np.float32)
     for i, (qx, qy) in enumerate(PIP_LAYOUTS[t.value]):
         if i in which:
