@@ -1754,14 +1754,9 @@ def _edge_ringed_twos(work: np.ndarray, planes: dict[int, np.ndarray],
         return out
     used: set[int] = set()
     mask = None
-    for p, q in itertools.combinations(alone, 2):
-        if id(p) in used or id(q) in used or p.polarity != q.polarity:
-            continue
-        if not 0.7 <= p.r / q.r <= 1.43 or min(p.r, q.r) < _MIN_SURE_PIP:
-            continue
-        if not 0.67 <= p.contrast / q.contrast <= 1.5 or min(p.contrast, q.contrast) < 40:
-            continue
-        if min(p.minor / p.major, q.minor / q.major) < 0.55 or not _same_shape(p, q, 1.0):
+    for i, j in _alike_pairs(alone):
+        p, q = alone[i], alone[j]
+        if id(p) in used or id(q) in used or not _same_shape(p, q, 1.0):
             continue
         d = math.hypot(p.x - q.x, p.y - q.y)
         r = 0.5 * (p.r + q.r)
@@ -1795,6 +1790,28 @@ def _edge_ringed_twos(work: np.ndarray, planes: dict[int, np.ndarray],
         out.append(face)
         used |= {id(p), id(q)}
     return out
+
+
+def _alike_pairs(pips: list[Pip]) -> Iterator[tuple[int, int]]:
+    """The pairs (i, j), i < j, in ``itertools.combinations`` order, of pips alike enough
+    for :func:`_edge_ringed_twos` (one polarity, sizes, contrasts, round): its first tests,
+    on all pairs at once (up to ``PAIR_ALONE`` lone pips, 80 000 pairs, on a busy table,
+    tested one by one in Python). The same float64 divisions and comparisons, so the same
+    pairs."""
+    if len(pips) < 2:
+        return iter(())
+    pol, r, contrast, minor, major = (np.array([getattr(p, k) for p in pips], np.float64)
+                                      for k in ("polarity", "r", "contrast", "minor",
+                                                "major"))  # fmt: skip
+    i, j = np.triu_indices(len(pips), 1)  # row-major: combinations order
+    ratio = minor / major
+    with np.errstate(divide="ignore", invalid="ignore"):
+        size, light = r[i] / r[j], contrast[i] / contrast[j]
+    ok = ((pol[i] == pol[j]) & (0.7 <= size) & (size <= 1.43)
+          & (np.minimum(r[i], r[j]) >= _MIN_SURE_PIP)
+          & (0.67 <= light) & (light <= 1.5) & (np.minimum(contrast[i], contrast[j]) >= 40)
+          & (np.minimum(ratio[i], ratio[j]) >= 0.55))  # fmt: skip
+    return zip(i[ok].tolist(), j[ok].tolist(), strict=True)
 
 
 def _asked_face(planes: dict[int, np.ndarray], responses: dict[int, np.ndarray],
@@ -2315,9 +2332,10 @@ def _flag_side_faces(work: np.ndarray, faces: list[_Face], notes: list[str],
         grey_too = lone or oblique  # a white die's side face below its top, lit brighter
         # its top face's pips are looked past, not another die's read there (the body and
         # pips of a white 6 above a white 6, touching it, are no top face of it)
+        light = _face_light_once(work, f)
         if any(_top_face_marks(responses, f, turn)
                and _body_like(work, f, turn, face, tol, grey_too,
-                              past_pips=not _die_read_there(f, faces, turn))
+                              past_pips=not _die_read_there(f, faces, turn), light=light)
                for turn in ABOVE_TURNS):  # fmt: skip
             f.uncertain = True
             f.confidence = min(f.confidence, 0.4)
@@ -2378,13 +2396,14 @@ def _lit_body_above(work: np.ndarray, f: _Face, turns: tuple[float, ...]) -> boo
     ``f`` is a side face (:func:`_body_like` with ``lit``)."""
     face = np.array(np.median([p.face for p in f.pips], axis=0), np.float32)
     tol = max(20.0, 0.2 * _median([p.contrast for p in f.pips]))
-    return any(_body_like(work, f, turn, face, tol, True, lit=True, reach=reach)
+    light = _face_light_once(work, f)
+    return any(_body_like(work, f, turn, face, tol, True, lit=True, reach=reach, light=light)
                for turn in turns for reach in (0.6, 0.95))  # fmt: skip
 
 
 def _body_like(work: np.ndarray, f: _Face, turn: float, face: np.ndarray, tol: float,
                grey_too: bool = False, lit: bool = False, reach: float = 0.95,
-               past_pips: bool = False) -> bool:
+               past_pips: bool = False, light: Callable[[], float] | None = None) -> bool:
     """True when the patch ``reach`` side from ``f``'s centre, ``turn`` degrees from straight
     up, is mostly of its face's colour: within ``tol`` (a white or grey die: only straight up
     from a squashed face, as before the seventh pass), or, for a coloured die (any light die
@@ -2392,7 +2411,8 @@ def _body_like(work: np.ndarray, f: _Face, turn: float, face: np.ndarray, tol: f
     ``SHADE_RATIO`` times as bright: a top face is lit up to twice as much as a side face; a
     white or grey die's ``SHADE_LIT`` times its own light at least). ``lit``: the patch's
     median colour, of the same hue and clearly brighter only. ``past_pips``: the patch with
-    its pips filled (:func:`_pips_filled`; not with ``lit``)."""
+    its pips filled (:func:`_pips_filled`; not with ``lit``). ``light``: the face's own
+    light (:func:`_face_light`) when the caller has it (:func:`_face_light_once`)."""
     h, w = work.shape[:2]
     half = max(2, round(0.18 * f.side))
     x, y = _above(f, turn, reach)
@@ -2421,7 +2441,8 @@ def _body_like(work: np.ndarray, f: _Face, turn: float, face: np.ndarray, tol: f
         if not coloured:
             # a white face's own light: the rings around its pips are darkened by them
             # (a white table beside a white top face looked "lit brighter" than the rings)
-            ratio = bright / max(total, _face_light(work, f))
+            own = light() if light is not None else _face_light(work, f)
+            ratio = bright / max(total, own)
         chroma = patch / np.maximum(bright, 1)[..., None] - face / total
         # a white or grey die's hue is any light table's: only a body lit clearly more (a
         # top face above its side face) counts then
@@ -2487,6 +2508,20 @@ def _face_light(work: np.ndarray, f: _Face) -> float:
     if x1 <= x0 or y1 <= y0:
         return 0.0
     return float(np.percentile(work[y0:y1, x0:x1].astype(np.float32).sum(axis=2), 90))
+
+
+def _face_light_once(work: np.ndarray, f: _Face) -> Callable[[], float]:
+    """:func:`_face_light` of ``f``, computed on the first call only: the same for every
+    direction and reach :func:`_body_like` looks in (up to 14 for one face; a percentile
+    over the face's square each time was a fifth of the side-face checks' time)."""
+    known: list[float] = []
+
+    def light() -> float:
+        if not known:
+            known.append(_face_light(work, f))
+        return known[0]
+
+    return light
 
 
 def _view_axis(faces: list[_Face]) -> float | None:
