@@ -1111,8 +1111,18 @@ def _cell_scores(
     pts = np.concatenate([_GRID, np.ones((9, 1))], axis=1) @ m
     h, w = grey.shape
     rad = max(1, round(0.5 * pip_r))
-    out = np.zeros(9)
     span = pip_grey - face_grey
+    xi, yi = np.rint(pts[:, 0]), np.rint(pts[:, 1])  # round(): half to even too
+    if xi.min() >= rad and yi.min() >= rad and xi.max() < w - rad and yi.max() < h - rad:
+        # every square whole in the picture (almost always): the nine gathered at once. A
+        # uint8 square's mean is its integer sum over its size, as patch.mean() gives it
+        d = np.arange(-rad, rad + 1)
+        at = ((yi.astype(np.intp)[:, None, None] + d[None, :, None]) * w
+              + xi.astype(np.intp)[:, None, None] + d[None, None, :])
+        sums = grey.reshape(-1)[at.reshape(9, -1)].sum(axis=1, dtype=np.int64)
+        v = sums / at[0].size
+        return (v - face_grey) / span if abs(span) > 1e-3 else np.zeros(9)
+    out = np.zeros(9)
     for k, (x, y) in enumerate(pts):
         xi, yi = round(x), round(y)
         if not (0 <= xi < w and 0 <= yi < h):
@@ -2688,12 +2698,20 @@ def _bigger_faces_at(own: list[Pip]) -> Iterator[tuple[float, np.ndarray]]:
     that its pips' spacing fits (a similarity, within ``BIGGER_TOL`` grid steps): that
     face's grid step (px) and where its other pips lie (complex x + iy)."""
     w = np.array([p.x + 1j * p.y for p in own])
-    for z, rest in _BIGGER[len(own)]:
-        zc, wc = z - z.mean(), w - w.mean()
-        a = (wc * np.conj(zc)).sum() / (np.abs(zc) ** 2).sum()
+    wm = w.mean()
+    wc = w - wm
+    for zc, zn, rest_c in _BIGGER_CENTRED[len(own)]:
+        a = (wc * np.conj(zc)).sum() / zn
         if np.abs(a * zc - wc).max() > BIGGER_TOL * abs(a):
             continue  # these pips are not spaced so in that face
-        yield float(abs(a)), a * (rest - z.mean()) + w.mean()
+        yield float(abs(a)), a * rest_c + wm
+
+
+# :data:`_BIGGER` with what :func:`_bigger_faces_at` takes of each layout, computed once (the
+# same numbers it computed for every 2 or 3, each time): its pips about their mean, the sum
+# of their squared moduli, and the other pips about the same mean
+_BIGGER_CENTRED = {n: [(z - z.mean(), (np.abs(z - z.mean()) ** 2).sum(), rest - z.mean())
+                       for z, rest in faces] for n, faces in _BIGGER.items()}
 
 
 def _loose_pips_above(work: np.ndarray, f: _Face, faces: list[_Face], loose: list[Pip],
