@@ -1018,7 +1018,8 @@ def _groups_pairwise(work: np.ndarray, pips: list[Pip], strict: float = 1.0
             i = parent[i]
         return i
 
-    pip_mask = _pip_mask(work, pips)
+    # drawn when a pair first needs its line looked at (most calls have none: lone pips)
+    pip_mask: np.ndarray | None = None
     # the cheap tests for all pairs at once, with a little slack: the exact ones follow
     x = np.array([p.x for p in pips])
     y = np.array([p.y for p in pips])
@@ -1047,6 +1048,8 @@ def _groups_pairwise(work: np.ndarray, pips: list[Pip], strict: float = 1.0
         tol = _colour_tol(p, q) * strict
         if _colour_dist(p.face, q.face) > tol:
             continue
+        if pip_mask is None:
+            pip_mask = _pip_mask(work, pips)
         if not _on_face_line(work, p, q, pip_mask, tol):
             continue
         parent[a] = b
