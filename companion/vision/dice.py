@@ -1020,7 +1020,8 @@ def _groups_pairwise(work: np.ndarray, pips: list[Pip], strict: float = 1.0
             i = parent[i]
         return i
 
-    pip_mask = _pip_mask(work, pips)
+    # drawn when a pair first needs its line looked at (most calls have none: lone pips)
+    pip_mask: np.ndarray | None = None
     # the cheap tests for all pairs at once, with a little slack: the exact ones follow
     x = np.array([p.x for p in pips])
     y = np.array([p.y for p in pips])
@@ -1049,6 +1050,8 @@ def _groups_pairwise(work: np.ndarray, pips: list[Pip], strict: float = 1.0
         tol = _colour_tol(p, q) * strict
         if _colour_dist(p.face, q.face) > tol:
             continue
+        if pip_mask is None:
+            pip_mask = _pip_mask(work, pips)
         if not _on_face_line(work, p, q, pip_mask, tol):
             continue
         parent[a] = b
@@ -1113,8 +1116,18 @@ def _cell_scores(
     pts = np.concatenate([_GRID, np.ones((9, 1))], axis=1) @ m
     h, w = grey.shape
     rad = max(1, round(0.5 * pip_r))
-    out = np.zeros(9)
     span = pip_grey - face_grey
+    xi, yi = np.rint(pts[:, 0]), np.rint(pts[:, 1])  # round(): half to even too
+    if xi.min() >= rad and yi.min() >= rad and xi.max() < w - rad and yi.max() < h - rad:
+        # every square whole in the picture (almost always): the nine gathered at once. A
+        # uint8 square's mean is its integer sum over its size, as patch.mean() gives it
+        d = np.arange(-rad, rad + 1)
+        at = ((yi.astype(np.intp)[:, None, None] + d[None, :, None]) * w
+              + xi.astype(np.intp)[:, None, None] + d[None, None, :])
+        sums = grey.reshape(-1)[at.reshape(9, -1)].sum(axis=1, dtype=np.int64)
+        v = sums / at[0].size
+        return (v - face_grey) / span if abs(span) > 1e-3 else np.zeros(9)
+    out = np.zeros(9)
     for k, (x, y) in enumerate(pts):
         xi, yi = round(x), round(y)
         if not (0 <= xi < w and 0 <= yi < h):
@@ -1849,14 +1862,9 @@ def _edge_ringed_twos(work: np.ndarray, planes: dict[int, np.ndarray],
         return out
     used: set[int] = set()
     mask = None
-    for p, q in itertools.combinations(alone, 2):
-        if id(p) in used or id(q) in used or p.polarity != q.polarity:
-            continue
-        if not 0.7 <= p.r / q.r <= 1.43 or min(p.r, q.r) < _MIN_SURE_PIP:
-            continue
-        if not 0.67 <= p.contrast / q.contrast <= 1.5 or min(p.contrast, q.contrast) < 40:
-            continue
-        if min(p.minor / p.major, q.minor / q.major) < 0.55 or not _same_shape(p, q, 1.0):
+    for i, j in _alike_pairs(alone):
+        p, q = alone[i], alone[j]
+        if id(p) in used or id(q) in used or not _same_shape(p, q, 1.0):
             continue
         d = math.hypot(p.x - q.x, p.y - q.y)
         r = 0.5 * (p.r + q.r)
@@ -1890,6 +1898,28 @@ def _edge_ringed_twos(work: np.ndarray, planes: dict[int, np.ndarray],
         out.append(face)
         used |= {id(p), id(q)}
     return out
+
+
+def _alike_pairs(pips: list[Pip]) -> Iterator[tuple[int, int]]:
+    """The pairs (i, j), i < j, in ``itertools.combinations`` order, of pips alike enough
+    for :func:`_edge_ringed_twos` (one polarity, sizes, contrasts, round): its first tests,
+    on all pairs at once (up to ``PAIR_ALONE`` lone pips, 80 000 pairs, on a busy table,
+    tested one by one in Python). The same float64 divisions and comparisons, so the same
+    pairs."""
+    if len(pips) < 2:
+        return iter(())
+    pol, r, contrast, minor, major = (np.array([getattr(p, k) for p in pips], np.float64)
+                                      for k in ("polarity", "r", "contrast", "minor",
+                                                "major"))  # fmt: skip
+    i, j = np.triu_indices(len(pips), 1)  # row-major: combinations order
+    ratio = minor / major
+    with np.errstate(divide="ignore", invalid="ignore"):
+        size, light = r[i] / r[j], contrast[i] / contrast[j]
+    ok = ((pol[i] == pol[j]) & (0.7 <= size) & (size <= 1.43)
+          & (np.minimum(r[i], r[j]) >= _MIN_SURE_PIP)
+          & (0.67 <= light) & (light <= 1.5) & (np.minimum(contrast[i], contrast[j]) >= 40)
+          & (np.minimum(ratio[i], ratio[j]) >= 0.55))  # fmt: skip
+    return zip(i[ok].tolist(), j[ok].tolist(), strict=True)
 
 
 def _asked_face(planes: dict[int, np.ndarray], responses: dict[int, np.ndarray],
@@ -2410,9 +2440,10 @@ def _flag_side_faces(work: np.ndarray, faces: list[_Face], notes: list[str],
         grey_too = lone or oblique  # a white die's side face below its top, lit brighter
         # its top face's pips are looked past, not another die's read there (the body and
         # pips of a white 6 above a white 6, touching it, are no top face of it)
+        light = _face_light_once(work, f)
         if any(_top_face_marks(responses, f, turn)
                and _body_like(work, f, turn, face, tol, grey_too,
-                              past_pips=not _die_read_there(f, faces, turn))
+                              past_pips=not _die_read_there(f, faces, turn), light=light)
                for turn in ABOVE_TURNS):  # fmt: skip
             f.uncertain = True
             f.confidence = min(f.confidence, 0.4)
@@ -2473,13 +2504,14 @@ def _lit_body_above(work: np.ndarray, f: _Face, turns: tuple[float, ...]) -> boo
     ``f`` is a side face (:func:`_body_like` with ``lit``)."""
     face = np.array(np.median([p.face for p in f.pips], axis=0), np.float32)
     tol = max(20.0, 0.2 * _median([p.contrast for p in f.pips]))
-    return any(_body_like(work, f, turn, face, tol, True, lit=True, reach=reach)
+    light = _face_light_once(work, f)
+    return any(_body_like(work, f, turn, face, tol, True, lit=True, reach=reach, light=light)
                for turn in turns for reach in (0.6, 0.95))  # fmt: skip
 
 
 def _body_like(work: np.ndarray, f: _Face, turn: float, face: np.ndarray, tol: float,
                grey_too: bool = False, lit: bool = False, reach: float = 0.95,
-               past_pips: bool = False) -> bool:
+               past_pips: bool = False, light: Callable[[], float] | None = None) -> bool:
     """True when the patch ``reach`` side from ``f``'s centre, ``turn`` degrees from straight
     up, is mostly of its face's colour: within ``tol`` (a white or grey die: only straight up
     from a squashed face, as before the seventh pass), or, for a coloured die (any light die
@@ -2487,7 +2519,8 @@ def _body_like(work: np.ndarray, f: _Face, turn: float, face: np.ndarray, tol: f
     ``SHADE_RATIO`` times as bright: a top face is lit up to twice as much as a side face; a
     white or grey die's ``SHADE_LIT`` times its own light at least). ``lit``: the patch's
     median colour, of the same hue and clearly brighter only. ``past_pips``: the patch with
-    its pips filled (:func:`_pips_filled`; not with ``lit``)."""
+    its pips filled (:func:`_pips_filled`; not with ``lit``). ``light``: the face's own
+    light (:func:`_face_light`) when the caller has it (:func:`_face_light_once`)."""
     h, w = work.shape[:2]
     half = max(2, round(0.18 * f.side))
     x, y = _above(f, turn, reach)
@@ -2516,7 +2549,8 @@ def _body_like(work: np.ndarray, f: _Face, turn: float, face: np.ndarray, tol: f
         if not coloured:
             # a white face's own light: the rings around its pips are darkened by them
             # (a white table beside a white top face looked "lit brighter" than the rings)
-            ratio = bright / max(total, _face_light(work, f))
+            own = light() if light is not None else _face_light(work, f)
+            ratio = bright / max(total, own)
         chroma = patch / np.maximum(bright, 1)[..., None] - face / total
         # a white or grey die's hue is any light table's: only a body lit clearly more (a
         # top face above its side face) counts then
@@ -2582,6 +2616,20 @@ def _face_light(work: np.ndarray, f: _Face) -> float:
     if x1 <= x0 or y1 <= y0:
         return 0.0
     return float(np.percentile(work[y0:y1, x0:x1].astype(np.float32).sum(axis=2), 90))
+
+
+def _face_light_once(work: np.ndarray, f: _Face) -> Callable[[], float]:
+    """:func:`_face_light` of ``f``, computed on the first call only: the same for every
+    direction and reach :func:`_body_like` looks in (up to 14 for one face; a percentile
+    over the face's square each time was a fifth of the side-face checks' time)."""
+    known: list[float] = []
+
+    def light() -> float:
+        if not known:
+            known.append(_face_light(work, f))
+        return known[0]
+
+    return light
 
 
 def _view_axis(faces: list[_Face]) -> float | None:
@@ -2748,12 +2796,20 @@ def _bigger_faces_at(own: list[Pip]) -> Iterator[tuple[float, np.ndarray]]:
     that its pips' spacing fits (a similarity, within ``BIGGER_TOL`` grid steps): that
     face's grid step (px) and where its other pips lie (complex x + iy)."""
     w = np.array([p.x + 1j * p.y for p in own])
-    for z, rest in _BIGGER[len(own)]:
-        zc, wc = z - z.mean(), w - w.mean()
-        a = (wc * np.conj(zc)).sum() / (np.abs(zc) ** 2).sum()
+    wm = w.mean()
+    wc = w - wm
+    for zc, zn, rest_c in _BIGGER_CENTRED[len(own)]:
+        a = (wc * np.conj(zc)).sum() / zn
         if np.abs(a * zc - wc).max() > BIGGER_TOL * abs(a):
             continue  # these pips are not spaced so in that face
-        yield float(abs(a)), a * (rest - z.mean()) + w.mean()
+        yield float(abs(a)), a * rest_c + wm
+
+
+# :data:`_BIGGER` with what :func:`_bigger_faces_at` takes of each layout, computed once (the
+# same numbers it computed for every 2 or 3, each time): its pips about their mean, the sum
+# of their squared moduli, and the other pips about the same mean
+_BIGGER_CENTRED = {n: [(z - z.mean(), (np.abs(z - z.mean()) ** 2).sum(), rest - z.mean())
+                       for z, rest in faces] for n, faces in _BIGGER.items()}
 
 
 def _loose_pips_above(work: np.ndarray, f: _Face, faces: list[_Face], loose: list[Pip],

@@ -786,13 +786,23 @@ def column_pairs(resp: np.ndarray) -> list[tuple[Blob, Blob]]:
     # a column is as dark as pips (a wood grain's faint response, under twice the pip
     # finder's floor, covered a quarter of a 1280 px picture)
     cut = ((resp > 2 * _MIN_RESPONSE) & (resp > local // 2)).astype(np.uint8)
-    n, lab = cv2.connectedComponents(cut, connectivity=8)
+    # labelled within the marks' bounding box only (a third to half the picture, often):
+    # cut from an even row and column, OpenCV numbers the marks as in the whole picture
+    # (labels in the raster order of 2 x 2 blocks, see _blobs_all), and the pixels are
+    # found in the same order, moved back to the picture's coordinates
+    bx, by, bw, bh = cv2.boundingRect(cut)
+    if not bw:
+        return []
+    bx0, by0 = bx - bx % 2, by - by % 2
+    box = cut[by0 : by + bh, bx0 : bx + bw]
+    n, lab = cv2.connectedComponents(box, connectivity=8)
     if n <= 1:
         return []
     # every mark's area, then the second moments of those of a mark's size, at once from
     # their set pixels (bincount; a wood grain's big blobs hold most set pixels)
-    nz = cv2.findNonZero(cut).reshape(-1, 2)
+    nz = cv2.findNonZero(box).reshape(-1, 2)
     which = lab[nz[:, 1], nz[:, 0]]
+    nz = nz + np.array([bx0, by0], nz.dtype)
     area = np.bincount(which, minlength=n).astype(np.float64)
     ok = (area >= BAR_AREA[0]) & (area <= BAR_AREA[1])
     ok[0] = False

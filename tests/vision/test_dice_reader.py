@@ -951,6 +951,77 @@ def test_pips_described_in_one_batch_are_the_pips_described_one_by_one() -> None
     assert compared > 10, "the render must give some real pips to compare"
 
 
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_column_marks_found_in_their_box_are_those_of_the_whole_picture(seed: int) -> None:
+    """:func:`column_pairs` labels its marks within their bounding box, cut at an even row and
+    column: OpenCV numbers them as in the whole picture, and the pairs it finds move with
+    the picture (shifted by even offsets on a larger one: an odd shift would regroup
+    OpenCV's 2 x 2 blocks, and so the marks' order, in the whole picture too)."""
+    from companion.vision import pips
+
+    resp = np.zeros((120, 160), np.uint8)
+    rng = np.random.default_rng(seed)
+    for _ in range(6):  # pairs of bars side by side: a small 6's two columns
+        x, y = int(rng.integers(20, 130)), int(rng.integers(20, 90))
+        for dx in (0, 8):
+            cv2.ellipse(resp, (x + dx, y), (2, 7), 0, 0, 360, int(rng.integers(60, 250)), -1)
+    resp = np.maximum(resp, _touching_blobs(seed)[:120, :160])
+    mask = (resp > 40).astype(np.uint8)
+    x, y, w, h = cv2.boundingRect(mask)
+    x0, y0 = x - x % 2, y - y % 2
+    whole = cv2.connectedComponents(mask, connectivity=8)[1]
+    boxed = cv2.connectedComponents(mask[y0 : y + h, x0 : x + w], connectivity=8)[1]
+    assert np.array_equal(whole[y0 : y + h, x0 : x + w], boxed)
+    pairs = pips.column_pairs(resp)
+    assert pairs, "the bars must pair"
+    for oy, ox in ((2, 6), (10, 4)):
+        big = np.zeros((140, 180), np.uint8)
+        big[oy : oy + 120, ox : ox + 160] = resp
+        shifted = [tuple((m[0] - ox, m[1] - oy, *m[2:]) for m in pair)
+                   for pair in pips.column_pairs(big)]  # fmt: skip
+        assert np.allclose(np.array(shifted), np.array(pairs), rtol=0, atol=1e-9)
+
+
+def test_cell_scores_of_whole_squares_are_their_means() -> None:
+    """:func:`dice._cell_scores` gathers the nine squares at once when all lie whole in the
+    picture: each score is still (square mean - face) / (pip - face), bit for bit."""
+    grey = np.random.default_rng(5).integers(0, 256, (60, 80)).astype(np.uint8)
+    cases = ((40.3, 30.6, 9.0, 4.0), (20.5, 20.5, 6.5, 2.6), (60.0, 25.0, 10.0, 5.0))
+    for cx, cy, step, r in cases:
+        m = np.array([[step, 0.0], [0.0, step], [cx, cy]])
+        got = dice._cell_scores(grey, m, r, 180.0, 40.0)
+        rad = max(1, round(0.5 * r))
+        want = []
+        for x, y in np.concatenate([dice._GRID, np.ones((9, 1))], axis=1) @ m:
+            xi, yi = round(x), round(y)
+            v = float(grey[yi - rad : yi + rad + 1, xi - rad : xi + rad + 1].mean())
+            want.append((v - 180.0) / (40.0 - 180.0))
+        assert got.tolist() == want
+
+
+def test_alike_pairs_are_the_pairs_the_loop_tested() -> None:
+    """:func:`dice._alike_pairs` (the first tests of :func:`_edge_ringed_twos` on all pairs at
+    once) keeps exactly the pairs, in ``itertools.combinations`` order, the loop kept."""
+    import itertools
+
+    from companion.vision.pips import Pip
+
+    rng = np.random.default_rng(7)
+    pips = [Pip(float(x), float(y), float(r), float(r), float(r * q), 0.0, int(pol),
+                float(c), (200.0, 200.0, 200.0), 200.0, 60.0, 5.0, 0)
+            for x, y, r, q, pol, c in zip(rng.uniform(0, 600, 80), rng.uniform(0, 400, 80),
+                                          rng.uniform(1.5, 5.0, 80), rng.uniform(0.4, 1.0, 80),
+                                          rng.integers(0, 2, 80), rng.uniform(20, 120, 80),
+                                          strict=True)]  # fmt: skip
+    want = [(i, j) for (i, p), (j, q) in itertools.combinations(enumerate(pips), 2)
+            if p.polarity == q.polarity and 0.7 <= p.r / q.r <= 1.43
+            and min(p.r, q.r) >= dice._MIN_SURE_PIP
+            and 0.67 <= p.contrast / q.contrast <= 1.5 and min(p.contrast, q.contrast) >= 40
+            and min(p.minor / p.major, q.minor / q.major) >= 0.55]  # fmt: skip
+    assert len(want) > 20
+    assert list(dice._alike_pairs(pips)) == want
+
+
 def test_blobs_labelled_together_are_the_blobs_of_each_level() -> None:
     """:func:`_blobs_all` labels the six response images (3 levels x 2 polarities) stacked
     in one image: each gets exactly the blobs, in the order, it gets when labelled alone."""
