@@ -337,14 +337,38 @@ def _flag_cut_by_edge(work: np.ndarray, faces: list[_Face], notes: list[str]) ->
     """A 1 to 4 whose die body reaches the picture's edge (:func:`_reaches_edge`) may be what
     is left of a bigger face cut by the frame, or whose pips near the border were lost (a 4
     whose two remaining pips read as a 2): asked, and no second opinion may settle it. A 5
-    or a 6 is never what is left of a bigger face."""
+    or a 6 is never what is left of a bigger face. Nor is a 2 to 4 whose pips, and the other
+    pips of every bigger face they may be part of, all lie clear of the border
+    (:func:`_clear_of_the_frame`): its body may run to the edge (a side face seen at an
+    angle; a printed board's light squares of the die's colour at the frame), the frame hides
+    none of its pips."""
     for f in faces:
         if (f.uncertain and f.unsettled) or f.value > 4 or not f.pips:
+            continue
+        if _clear_of_the_frame(work, f):
             continue
         colour = np.array([_median([p.face[c] for p in f.pips]) for c in range(3)])
         if _reaches_edge(work, f.x, f.y, f.side, colour):
             f.uncertain = f.unsettled = True
             notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): its body reaches the picture's edge")
+
+
+def _clear_of_the_frame(work: np.ndarray, f: _Face) -> bool:
+    """Whether the 2, 3 or 4 ``f`` (its own pips found) and the other pips of every bigger face
+    it may be part of lie at least two pip radii and ``EDGE_STRIP`` px inside the picture: a
+    pip there is whole in view. A 4's bigger faces (5, 6) put their pips between its own; a
+    2's or a 3's are fitted (:func:`_bigger_faces_at`: the two adjacent pips of a 4, the
+    column of a 6...)."""
+    if f.value not in (2, 3, 4) or len(f.pips) != f.value:
+        return False
+    h, w = work.shape[:2]
+    clear = 2 * _median([p.r for p in f.pips]) + EDGE_STRIP
+    where = [complex(p.x, p.y) for p in f.pips]
+    if f.value < 4:
+        for _, there in _bigger_faces_at(f.pips):
+            where.extend(complex(z) for z in there)
+    return all(clear <= z.real <= w - 1 - clear and clear <= z.imag <= h - 1 - clear
+               for z in where)  # fmt: skip
 
 
 def _reaches_edge(img: np.ndarray, x: float, y: float, side: float, colour: np.ndarray
