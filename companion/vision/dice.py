@@ -121,6 +121,7 @@ HEAD_ON = 0.85  # ... when both are this round (minor / major axis): a face seen
 EDGE_REACH = 1.2  # a 1-4 this many sides from the picture's edge, its body on the edge: asked
 EDGE_STRIP = 5  # ... "on the edge": in the outermost EDGE_STRIP px (pips that near are lost)
 EDGE_COLOUR = 60.0  # ... and within this (sum of |BGR| differences) of its face colour
+CLEAR_SQUARE = 0.7  # ... unless its pips lie clear of the frame, a 4 this near square at least
 HALO = 2.6  # a lone pip's rays start within this many radii, past its blurred rim
 PIP_STOP = 1.8  # a lone pip's ray stopping this many radii of another pip short of it was
 # stopped by that pip's blurred rim, not by its die's edge: a 2 whose pips were kept apart
@@ -358,8 +359,13 @@ def _clear_of_the_frame(work: np.ndarray, f: _Face) -> bool:
     it may be part of lie at least two pip radii and ``EDGE_STRIP`` px inside the picture: a
     pip there is whole in view. A 4's bigger faces (5, 6) put their pips between its own; a
     2's or a 3's are fitted (:func:`_bigger_faces_at`: the two adjacent pips of a 4, the
-    column of a 6...)."""
+    column of a 6...). Two adjacent rows of a 6 make a rectangle twice as long as wide, which
+    a 4's fit takes for a square seen at a steep angle, the 6's third row beyond: a 4 is clear
+    only when its layout is near square (``f.isotropy`` at least ``CLEAR_SQUARE``; a square
+    seen 35 degrees from straight down keeps 0.82)."""
     if f.value not in (2, 3, 4) or len(f.pips) != f.value:
+        return False
+    if f.value == 4 and f.isotropy < CLEAR_SQUARE:
         return False
     h, w = work.shape[:2]
     clear = 2 * _median([p.r for p in f.pips]) + EDGE_STRIP

@@ -159,14 +159,18 @@ def test_a_real_side_face_and_a_die_the_pips_did_not_prove_say_so() -> None:
 
 
 def test_a_real_die_cut_by_the_picture_edge_says_so() -> None:
-    """train_four_34 cropped on the left through the 4 at (220, 202): that die's body reaches
-    the picture's edge (a bigger face may be cut off): asked, "at the picture's edge"; the
-    three other 4s stay read for sure, with no reason."""
+    """train_four_34 cropped on the left through the 4 at (220, 202), its left pips a few px
+    from the edge: that die's body reaches the picture's edge (a bigger face may be cut off,
+    pips near the border lost): asked, "at the picture's edge"; the three other 4s stay read
+    for sure, with no reason. Cropped 4 px less, the 4's pips all lie clear of the edge (two
+    pip radii and more): the frame hides none of them, and it is read for sure."""
     image = cv2.imread(str(PHOTOS / "train_four_34.jpg"))
-    left = 186
+    left = 190
     obs = read_pips(image[:, left:])
     cut = _at(obs, 220 - left, 202)
     assert (cut.value, cut.uncertain, cut.doubt) == (4, True, EDGE)
+    clear = _at(read_pips(image[:, left - 4:]), 224 - left, 202)
+    assert (clear.value, clear.uncertain, clear.doubt) == (4, False, "")
     others = [d for d in obs.dice if d is not cut]
     assert [d.value for d in others] == [4, 4, 4]
     assert all(not d.uncertain and d.doubt == "" for d in others)
