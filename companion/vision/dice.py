@@ -1256,12 +1256,13 @@ _COMPLETIONS = {n: _completions(n) for n in range(2, 5)}
 def _faint_completion(resp: np.ndarray, m: np.ndarray, pip_r: float, contrast: float,
                       n: int) -> tuple[float, int]:  # fmt: skip
     """How faint a pip lies at every place a bigger face of the ``n`` pips (grid ``m``)
-    has its other pips, at the likeliest such face: the least mean pip response (black- or
-    top-hat, a disc of half a pip's radius) over those places, in units of the pips'
-    ``contrast`` (0 on a plain face, 1 a full pip); and that face's value (0, 0 when none).
-    A place outside the picture counts 0. The response takes out the face's shading, so a
-    worn pip stands out however the face is lit; on the benchmark sets' certain right faces
-    it stays under 0.04 (99 %; 0.12 on a webcam photo blurred by a shaking camera)."""
+    has its other pips, at the likeliest such face: the least pip response (black- or
+    top-hat; the median over a square of about half a pip's radius, so that a speck of noise
+    does not count) over those places, in units of the pips' ``contrast`` (0 on a plain face,
+    1 a full pip); and that face's value (0, 0 when none). A place outside the picture counts
+    0. The response takes out the face's shading, so a worn pip stands out however the face
+    is lit; on the benchmark sets' certain right faces it stays under 0.04 (99 %; 0.12 on a
+    webcam photo blurred by a shaking camera)."""
     best, value = 0.0, 0
     h, w = resp.shape
     rad = max(1, round(0.5 * pip_r))
