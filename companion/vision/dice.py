@@ -1556,12 +1556,12 @@ def _faint_pair_around(resp: np.ndarray, p: Pip, angles: np.ndarray, reach: np.n
     x1, y1 = min(w, int(p.x) + half + 1), min(h, int(p.y) + half + 1)
     if x1 - x0 < 3 or y1 - y0 < 3:
         return False
-    mask = (resp[y0:y1, x0:x1] > max(6.0, FAINT_PIP * p.contrast)).astype(np.uint8)
+    crop = resp[y0:y1, x0:x1]
+    mask = (crop > max(6.0, FAINT_PIP * p.contrast)).astype(np.uint8)
     cv2.circle(mask, (round(p.x - x0), round(p.y - y0)), max(2, round(1.6 * p.r)), 0, -1)
     n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
     area = math.pi * p.r * p.r
     spots = []
-    crop = resp[y0:y1, x0:x1]
     peaks = np.zeros(n)
     np.maximum.at(peaks, labels.ravel().astype(np.intp), crop.ravel().astype(np.float64))
     for k in range(1, n):
