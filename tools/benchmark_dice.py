@@ -5,7 +5,7 @@
                                             heldout-d|heldout-e|heldout-f|heldout-g|
                                             heldout-h|heldout-i|heldout-j|heldout-k|
                                             heldout-l|heldout-m|heldout-n|heldout-o|
-                                            heldout-p|heldout-q|all]
+                                            heldout-p|heldout-q|heldout-r|all]
                                    [--limit N] [--data DIR]
                                    [--dump FILE] [--max-dice N] [--classical]
                                    [--without-finder]
@@ -85,7 +85,8 @@ from seed 16 000 000) is the blind range of the twentieth pass, run once at its 
 ``heldout-p`` (twenty-first pass; renders only, from seed 17 000 000) is the blind range of
 the twenty-first pass, run once at its end: spent. ``heldout-q`` (twenty-second pass; renders
 only, from seed 18 000 000) is the blind range of the twenty-second pass, run once at its end:
-spent (the next pass takes 19 000 000).
+spent. ``heldout-r`` (twenty-third pass; renders only, from seed 19 000 000) is the blind range
+of the twenty-third pass: run once, at its end.
 
 ``--set synthetic-shadow`` (ninth pass; not part of ``all``): the synthetic set's renders
 with a shadow's straight edge cast across one die at any angle (0.4-0.8 of the light on its
@@ -137,7 +138,8 @@ RENDER_SEEDS = {"train": 1000, "heldout-b": 2_000_000, "heldout-c": 3_000_000,
                 "heldout-j": 11_000_000, "heldout-k": 12_000_000,
                 "heldout-l": 13_000_000, "heldout-m": 14_000_000,
                 "heldout-n": 15_000_000, "heldout-o": 16_000_000,
-                "heldout-p": 17_000_000, "heldout-q": 18_000_000}
+                "heldout-p": 17_000_000, "heldout-q": 18_000_000,
+                "heldout-r": 19_000_000}
 
 
 @dataclass(frozen=True)
