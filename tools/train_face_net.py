@@ -130,7 +130,9 @@ def collect(data: Path, synth: int, folds: int, seed: int, oblique: int = 0
                                       for lab in labels):  # fmt: skip
                     dice.append(Die(src, k, d.x, d.y, d.size, 0, fold, False))
 
-    for s in photo_samples(data, "webcam-white", "train", None):
+    # as_labelled: the shipped model was trained on the photos' own labels (benchmark_dice's
+    # LABEL_FIXES came later), so this script still makes it
+    for s in photo_samples(data, "webcam-white", "train", None, as_labelled=True):
         images.append(s.image)
         fold = _fold(s.name, folds)
         from_readings("webcam", s.labels, s.image, fold, ghosts=True)
