@@ -1548,7 +1548,8 @@ def _faint_pair_around(resp: np.ndarray, p: Pip, angles: np.ndarray, reach: np.n
     further than a pip's radius past where the body's ray that way, ``angles`` and
     ``reach`` in pip radii, stopped: the table's print and grain lie beyond): a 3's or a
     5's corner pips faded (worn, under a glare) below the mark level (``_mark_level``) but
-    above ``FAINT_PIP`` of ``p``'s contrast in its pip response. One faint mark may be a
+    above ``FAINT_PIP`` of what ``p`` gives in its pip response (:func:`_full_pip_response`:
+    its contrast, about half of it on a die of 70-80 px). One faint mark may be a
     speck or grain; a pair set about the pip like a face's pips is a face's."""
     h, w = resp.shape
     half = int(math.ceil(7.5 * p.r))
@@ -1557,7 +1558,8 @@ def _faint_pair_around(resp: np.ndarray, p: Pip, angles: np.ndarray, reach: np.n
     if x1 - x0 < 3 or y1 - y0 < 3:
         return False
     crop = resp[y0:y1, x0:x1]
-    mask = (crop > max(6.0, FAINT_PIP * p.contrast)).astype(np.uint8)
+    full = _full_pip_response(crop, p.x - x0, p.y - y0, p)
+    mask = (crop > max(6.0, FAINT_PIP * full)).astype(np.uint8)
     cv2.circle(mask, (round(p.x - x0), round(p.y - y0)), max(2, round(1.6 * p.r)), 0, -1)
     n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
     area = math.pi * p.r * p.r
@@ -1576,6 +1578,23 @@ def _faint_pair_around(resp: np.ndarray, p: Pip, angles: np.ndarray, reach: np.n
                 spots.append(z)  # pip-sized, roundish, as far out as a face's corner pips
     return any(abs(a + b) < 1.2 * p.r and abs(abs(a) - abs(b)) < 0.25 * max(abs(a), abs(b))
                for a, b in itertools.combinations(spots, 2))
+
+
+def _full_pip_response(crop: np.ndarray, x: float, y: float, p: Pip) -> float:
+    """What a whole pip like ``p`` gives in the pip response ``crop`` (``p`` at ``x``, ``y``
+    in it): its contrast, or less when the response cuts it. The black- or top-hat's
+    structuring element is ``pips._KERNEL`` (15) px across; a pip nearly as wide (a big die
+    at the working size: 70-80 px, its pips 13-15 px across) no longer fits under it, and
+    keeps about half its contrast in the response (a 79 px 3's middle pip: 87 of 157), as
+    its faded corner pips keep about half of theirs. The highest response over the pip's
+    middle (within half its radius) tells it; on smaller pips it is the contrast, and
+    nothing changes."""
+    rad = max(1, round(0.5 * p.r))
+    xi, yi = round(x), round(y)
+    h, w = crop.shape
+    patch = crop[max(0, yi - rad) : min(h, yi + rad + 1), max(0, xi - rad) : min(w, xi + rad + 1)]
+    own = float(patch.max()) if patch.size else p.contrast
+    return min(p.contrast, max(own, 1.0))
 
 
 def _lone_body(work: np.ndarray, grey: np.ndarray, p: Pip, resp: np.ndarray,
