@@ -97,6 +97,7 @@ OFF_CENTRE = 0.3  # opposite rays' reach from a face's centre differ by this of 
 OFF_RANK = 3  # ... the third largest such difference (one or two side faces in view)
 OFF_DIAGONAL = 12.0  # ... and its pips lie within this many degrees of its body's diagonal
 OPEN_RAYS = 4  # a 2 or 3 with more rays than this running on over its colour: no die body
+BODY_REACH = 1.0  # ... or with more than half its rays running on past this many sides
 PARALLEL_REACH = 1.6  # a 3 with a copy of its row this many spans beside it: asked
 EDGE_RING = 0.7  # a 2's or 3's pip whose ring's grey spread exceeds this much of its contrast
 SQUASHED = 0.85  # a face fitted this squashed (minor / major) or more is seen at an angle
@@ -1548,7 +1549,8 @@ def _faint_pair_around(resp: np.ndarray, p: Pip, angles: np.ndarray, reach: np.n
     further than a pip's radius past where the body's ray that way, ``angles`` and
     ``reach`` in pip radii, stopped: the table's print and grain lie beyond): a 3's or a
     5's corner pips faded (worn, under a glare) below the mark level (``_mark_level``) but
-    above ``FAINT_PIP`` of ``p``'s contrast in its pip response. One faint mark may be a
+    above ``FAINT_PIP`` of what ``p`` gives in its pip response (:func:`_full_pip_response`:
+    its contrast, about half of it on a die of 70-80 px). One faint mark may be a
     speck or grain; a pair set about the pip like a face's pips is a face's."""
     h, w = resp.shape
     half = int(math.ceil(7.5 * p.r))
@@ -1557,7 +1559,8 @@ def _faint_pair_around(resp: np.ndarray, p: Pip, angles: np.ndarray, reach: np.n
     if x1 - x0 < 3 or y1 - y0 < 3:
         return False
     crop = resp[y0:y1, x0:x1]
-    mask = (crop > max(6.0, FAINT_PIP * p.contrast)).astype(np.uint8)
+    full = _full_pip_response(crop, p.x - x0, p.y - y0, p)
+    mask = (crop > max(6.0, FAINT_PIP * full)).astype(np.uint8)
     cv2.circle(mask, (round(p.x - x0), round(p.y - y0)), max(2, round(1.6 * p.r)), 0, -1)
     n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
     area = math.pi * p.r * p.r
@@ -1576,6 +1579,23 @@ def _faint_pair_around(resp: np.ndarray, p: Pip, angles: np.ndarray, reach: np.n
                 spots.append(z)  # pip-sized, roundish, as far out as a face's corner pips
     return any(abs(a + b) < 1.2 * p.r and abs(abs(a) - abs(b)) < 0.25 * max(abs(a), abs(b))
                for a, b in itertools.combinations(spots, 2))
+
+
+def _full_pip_response(crop: np.ndarray, x: float, y: float, p: Pip) -> float:
+    """What a whole pip like ``p`` gives in the pip response ``crop`` (``p`` at ``x``, ``y``
+    in it): its contrast, or less when the response cuts it. The black- or top-hat's
+    structuring element is ``pips._KERNEL`` (15) px across; a pip nearly as wide (a big die
+    at the working size: 70-80 px, its pips 13-15 px across) no longer fits under it, and
+    keeps about half its contrast in the response (a 79 px 3's middle pip: 87 of 157), as
+    its faded corner pips keep about half of theirs. The highest response over the pip's
+    middle (within half its radius) tells it; on smaller pips it is the contrast, and
+    nothing changes."""
+    rad = max(1, round(0.5 * p.r))
+    xi, yi = round(x), round(y)
+    h, w = crop.shape
+    patch = crop[max(0, yi - rad) : min(h, yi + rad + 1), max(0, xi - rad) : min(w, xi + rad + 1)]
+    own = float(patch.max()) if patch.size else p.contrast
+    return min(p.contrast, max(own, 1.0))
 
 
 def _lone_body(work: np.ndarray, grey: np.ndarray, p: Pip, resp: np.ndarray,
@@ -3280,16 +3300,31 @@ def _flag_no_body(work: np.ndarray, grey: np.ndarray, faces: list[_Face], notes:
     or a 3 from whose centre more than ``OPEN_RAYS`` of the rays that stay in the picture
     run on past 1.5 sides over face-coloured pixels (:func:`_body_rays`: another die
     touching it takes two or three) has no die body found, and is asked, unsettled. (A 1
-    has its own body test; 4 to 6 have their cells.)"""
+    has its own body test; 4 to 6 have their cells.)
+
+    On a speckled table (granite, crumbs) the specks stop most rays, at any distance, so
+    few run on to 1.5 sides. A die's top face ends at its outline, within 0.71 of a side
+    (its corners) of its middle; seen at an angle, its side faces carry its colour at most
+    about 0.6 of a side further, on the far side only (two side faces: half the turn). A 2
+    or a 3 more than half of whose rays in the picture run on past ``BODY_REACH`` sides has
+    no die body either (heldout-q busy granite-3000 18 000 005: two light specks, 12 of 16
+    rays past a side, were a certain 2; on the benchmark's certain right 2s and 3s at most
+    4 rays reach so far)."""
     for f in faces:
         if f.uncertain or len(f.pips) not in (2, 3):
             continue
-        _, open_, out = _body_rays(work, grey, f)
-        if int(np.sum(~out)) < 8 or int(np.sum(open_)) > OPEN_RAYS:
-            f.uncertain = f.unsettled = True
-            f.confidence = min(f.confidence, 0.5)
-            notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): no die body around its pips "
-                         f"({int(np.sum(open_))} of {int(np.sum(~out))} rays open)")  # fmt: skip
+        reach, open_, out = _body_rays(work, grey, f)
+        n_in, n_open = int(np.sum(~out)), int(np.sum(open_))
+        far = int(np.sum(~out & (reach > BODY_REACH * f.side)))
+        if n_in < 8 or n_open > OPEN_RAYS:
+            why = f"{n_open} of {n_in} rays open"
+        elif 2 * far > n_in:
+            why = f"{far} of {n_in} rays past a side"
+        else:
+            continue
+        f.uncertain = f.unsettled = True
+        f.confidence = min(f.confidence, 0.5)
+        notes.append(f"die at ({f.x:.0f}, {f.y:.0f}): no die body around its pips ({why})")
 
 
 def _flag_dice_in_a_row(work: np.ndarray, faces: list[_Face], notes: list[str]) -> None:

@@ -166,6 +166,33 @@ def test_two_specks_on_a_plain_table_are_not_a_certain_2(seed: int) -> None:
     assert any("no die body around its pips" in n for n in obs.notes)
 
 
+def test_two_light_specks_on_dense_granite_are_not_a_certain_2() -> None:
+    """Granite with 3 000 specks, read at 640 px (spent heldout-q 18 000 005): two light
+    specks about a die's diagonal apart fit a 2 with nothing on its "face", and the dark
+    specks around stop most rays short of 1.5 sides, so the body test passed it: a certain
+    2 where there is no die. 12 of its 16 rays run on past a side, further than a die's top
+    face (0.71 of a side at its corners) and its side faces reach: asked."""
+    sample = bench.render_busy("granite-3000", 18_000_005, WEBCAM)
+    wrong, ghosts, _ = _score(sample)
+    assert (wrong, ghosts) == (0, 0)
+    obs = read_pips(sample.image)
+    assert any("no die body around its pips (12 of 16 rays past a side)" in n
+               for n in obs.notes), obs.notes
+
+
+@pytest.mark.parametrize(("seed", "value"), [(1000, 2), (1003, 2), (1006, 3)])
+def test_a_2_or_3_on_granite_stays_certain(seed: int, value: int) -> None:
+    """Real 2s and 3s on speckled granite at 640 px (a green die with white pips, as light
+    as those specks, an ivory die, a green 3): their rays stop at their outline, none runs
+    on past a side. Each stays certain and right."""
+    sample = bench.render_busy("granite-300", seed, WEBCAM)
+    obs = read_pips(sample.image)
+    pairs, _ = bench.match(sample.labels, list(obs.dice))
+    assert any(label.value == value and d.value == value and not d.uncertain
+               for label, d in pairs), obs.notes
+    assert not any("rays past a side" in n for n in obs.notes), obs.notes
+
+
 def test_four_holes_of_a_perforated_mat_are_not_a_certain_4() -> None:
     """Four holes of a perforated mat by the frame's edge fit a 4 with nothing in its empty
     cells; the holes carry on around it: a lattice, asked."""

@@ -396,34 +396,48 @@ def test_a_4_with_a_plain_middle_stays_certain(k: int, kind: str, die: str, pip:
     assert not any("faint pip" in n for n in obs.notes), obs.notes
 
 
-def _corners_faded(k: int, fade: float) -> tuple[np.ndarray, list[DieTruth]]:
+def _corners_faded(k: int, fade: float, big: bool = False) -> tuple[np.ndarray, list[DieTruth]]:
     """A red die with white pips on a dark mat, a 3 (k even) or a 5 (k odd), beside a 4,
     its corner pips faded ``fade`` of the way to the face (1: the 1 it then shows): the
-    same scene rendered with a 1 in its place, blended in."""
-    px = float(np.random.default_rng([k, 24]).uniform(36, 70))
+    same scene rendered with a 1 in its place, blended in. ``big``: dice of 70-80 px (pips
+    13-15 px across, the size of the pip response's 15 px structuring element) instead of
+    36-70."""
+    rng = np.random.default_rng([k, 25 if big else 24])
+    px = float(rng.uniform(70, 80) if big else rng.uniform(36, 70))
     style = {"table": "dark", "die_color": "red", "pip_color": "white", "die_px": px}
-    full, truths = render_dice([3 if k % 2 == 0 else 5, 4], 9600 + k, **style)
-    one, _ = render_dice([1, 4], 9600 + k, **style)
+    seed = (9700 if big else 9600) + k
+    full, truths = render_dice([3 if k % 2 == 0 else 5, 4], seed, **style)
+    one, _ = render_dice([1, 4], seed, **style)
     blend = full.astype(np.float32) * (1 - fade) + one.astype(np.float32) * fade
     return np.clip(blend, 0, 255).astype(np.uint8), truths
 
 
-@pytest.mark.parametrize("k", [4, 24, 29, 34])
-def test_a_3_or_5_whose_corner_pips_are_faded_is_not_a_certain_1(k: int) -> None:
+CORNERS_FADED = [(4, False), (24, False), (29, False), (34, False),
+                 (14, True), (17, True), (18, True), (25, True)]
+
+
+@pytest.mark.parametrize(("k", "big"), CORNERS_FADED)
+def test_a_3_or_5_whose_corner_pips_are_faded_is_not_a_certain_1(k: int, big: bool) -> None:
     """Light pips on a red die, the corner pips faded to about 0.3 of their contrast (worn
     paint, a glare): under the mark level around a lone pip (0.45), so the middle pip was a
     certain 1 (0.85). A player sees the 3 or the 5. A pair of faint pip-sized marks set
-    about the lone pip like a face's corners asks it."""
-    image, truths = _corners_faded(k, 0.72)
+    about the lone pip like a face's corners asks it.
+
+    ``big`` (twenty-third pass): dice of 70-80 px at 640 x 480, each pip 13-15 px across,
+    as wide as the pip response's structuring element: a whole pip keeps only about half its
+    contrast in that response (the middle pip: 86 of 152), the faded corners a tenth of the
+    pips' contrast, under ``FAINT_PIP`` of it. Each was a certain 1; measured against what
+    a whole pip gives in the response, the corners are a quarter of a pip."""
+    image, truths = _corners_faded(k, 0.72 if not big else 0.78, big)
     obs = read_pips(image)
     assert_never_certain_wrong(obs, synth_truth(truths))
     assert any("a faint pip where a 3 has one" in n for n in obs.notes), obs.notes
 
 
-@pytest.mark.parametrize("k", [4, 24, 29, 34])
-def test_a_plain_1_on_the_same_die_stays_certain(k: int) -> None:
+@pytest.mark.parametrize(("k", "big"), CORNERS_FADED)
+def test_a_plain_1_on_the_same_die_stays_certain(k: int, big: bool) -> None:
     """The corners gone (the die shows a 1): read a certain 1, no faint-pip doubt."""
-    image, truths = _corners_faded(k, 1.0)
+    image, truths = _corners_faded(k, 1.0, big)
     obs = read_pips(image)
     t = truths[0]
     assert [(d.value, d.uncertain) for d in obs.dice
