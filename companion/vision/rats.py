@@ -33,7 +33,9 @@ light on the dark wood. Reading goes in three steps:
    show there (the top face is then the square farthest from the centre); what sticks out
    must not be thick and dark, the die's own side faces excepted; a notch
    of light inside a die's hull (a glare), on a die alone or cut from touching dice, is read
-   over the hull when the hull is a clean die's size and no light carries on past it. A mark
+   over the hull when the hull is a clean die's size and no light carries on past it (on a
+   coloured table, felt or wood, over its outline found by colour: the glare is grey, and
+   the hull misses the corner a glare reaches). A mark
    whose thin wood margin is broken by blur (a narrow, deep bay of the blob) is filled in like
    a hole. On a dark mat, once one die barely stands out or is otherwise in doubt (a notch, odd
    size or shape: a piece of a die?), every die is asked.
@@ -718,17 +720,19 @@ def _refit_colour(die: _Die, filled: Any, typical: float, image: Any, v: Any, ta
 
     A glare on the varnish lifts the black wood to the table's brightness: the dark blob loses
     that part (a notch), and when the glare reaches the die's edge its convex hull loses the
-    corner too (the hull is smaller than the die: :func:`_refit_hull` must refuse it). A
-    specular glare has the lamp's colour, not the table's, and the wood and print are grey:
-    against a coloured table the whole die stands out by its colour (its chroma, the pixel
-    less its grey level, far from the table's), glare included. That outline must hold the
-    blob, be square (a die alone's outline: something light lying over the die and past its
-    edge, a card, a finger, is not the table's colour either and makes it long or notched),
-    not run out of the crop, be the clean dice's size (when the picture has some) and have
-    no light beyond it (``HULL_LIT``); the face fitted over it must show broad light (the
-    glare, ``GLARE_BROAD``). The face is then measured over it, glare included, and the glare
-    rules decide, as for :func:`_refit_hull`. Only on a die of ``RESOLVED`` pixels and more,
-    alone in its blob."""
+    corner too (the hull is smaller than the die: :func:`_refit_hull` refuses it, and print in
+    that corner would be left out). A specular glare has the lamp's colour, not the table's,
+    and the wood and print are grey: against a coloured table the whole die stands out by
+    its colour (its chroma, the pixel less its grey level, ``HUE_CUT`` of the table's chroma
+    away from it), glare included. That outline must hold the blob, stay inside the crop, be
+    square and fill its rectangle as a die's rounded square does (``HUE_FILL``: something
+    lying over the die from outside, a finger, a card, a token, is not the table's colour
+    either and sticks out past the die's square), give a face of the clean dice's size (when
+    the picture has some) with no light beyond it (``HULL_LIT``); the face over it must show
+    broad light (the glare that made the notch, ``GLARE_BROAD``) and, a glare being on it,
+    no soft mark (``MIN_SHARP``: the glare's own light, not print blurred like the picture).
+    The face is then measured over it, glare included, and the glare rules decide, as for
+    :func:`_refit_hull`. Only on a die of ``RESOLVED`` pixels and more, alone in its blob."""
     np, cv2 = _imports()
     if image.ndim != 3 or die.outer is not None or die.side < RESOLVED:
         return
