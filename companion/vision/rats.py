@@ -783,6 +783,11 @@ def _refit_colour(die: _Die, filled: Any, typical: float, image: Any, v: Any, ta
     f = measure_face(v, face, MIN_CONTRAST)
     if f.glare < GLARE_BROAD or (f.count > 0 and f.sharpness < MIN_SHARP):
         return
+    # and what colour adds holds no mark of its own: light standing out there lies in the glare
+    # that made the notch, its own peak or print under it, which nothing tells apart (blank dice
+    # under a highlight at the edge read 1 over the outline; one-rat dice there read right)
+    if f.count != measure_face(v, die, MIN_CONTRAST).count:
+        return
     die.region, die.core, die.side = face.region, face.core, face.side
     die.x0, die.y0, die.cx, die.cy = xa, ya, face.cx, face.cy
     die.area, die.blob = float(np.count_nonzero(own)), own
