@@ -1144,6 +1144,15 @@ def _find_dice(image: Any, expected_side: float = 0.0) -> tuple[list[_Die], list
                 _refit_hull(die, g, clean[len(clean) // 2], v, table)
             if die.notes:
                 _refit_colour(die, g, clean[len(clean) // 2] if clean else 0.0, image, v, table)
+            if (clean and die.side >= RESOLVED and len(die.notes) == 2
+                    and die.notes[1].startswith("die not square")):  # fmt: skip
+                # a notch and a blob not square, no glare to explain them: a thin dark thing
+                # joined to the die (a board's line) leaves a bay between it and the die. Read
+                # as a blob not square is, from the largest square in it, when that square is a
+                # clean die's face (light cutting into the face leaves none that big) and what
+                # sticks out is not thick and dark. On a die of RESOLVED pixels and more: on a
+                # smaller one print near the edge loses its margin in the blur and is a bay too
+                _refit_square(die, g, clean[len(clean) // 2], v, rate, (w / 2, h / 2))
     # on a dark mat, once one die barely stands out from it, what is found there may be
     # pieces of dice (the darkest wood between a die's marks) as well as dice: the same dice
     # lie on the same mat, so every die found in the picture is asked (dark set, seed

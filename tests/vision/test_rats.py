@@ -1496,3 +1496,16 @@ def test_a_highlight_joining_two_rats_on_a_notched_die_stays_asked() -> None:
     img, truths, _ = random_scene(4_000_517, highlights=0.5)
     r = match(read_rats(img), truths)[1]
     assert truths[1].value == 2 and r is not None and r.uncertain, r
+
+
+@pytest.mark.parametrize("seed", [15_000_293, 19_000_522])
+def test_a_die_joined_to_a_board_s_line_is_read_past_the_bay_beside_it(seed: int) -> None:
+    # blind17 15 000 293, blind21 19 000 522: a blank die on the printed board against its
+    # brown circle line or a dark square's corner. The dark stub joins the die's blob, and the
+    # bay between the stub and the die counts as a notch (0.08-0.10 of the hull), with no
+    # glare to explain it: asked "notch" and "not square", and the square refit, which needs
+    # "not square" alone, never looked. The largest square in the blob is a clean die's face
+    # (light cutting into the face would leave none that big) and the stub is thin: read from
+    # that square (before: asked)
+    _assert_all_read_certain(seed)
+
