@@ -33,7 +33,9 @@ light on the dark wood. Reading goes in three steps:
    show there (the top face is then the square farthest from the centre); what sticks out
    must not be thick and dark, the die's own side faces excepted; a notch
    of light inside a die's hull (a glare), on a die alone or cut from touching dice, is read
-   over the hull when the hull is a clean die's size and no light carries on past it. A mark
+   over the hull when the hull is a clean die's size and no light carries on past it (on a
+   coloured table, felt or wood, over its outline found by colour: the glare is grey, and
+   the hull misses the corner a glare reaches). A mark
    whose thin wood margin is broken by blur (a narrow, deep bay of the blob) is filled in like
    a hole. On a dark mat, once one die barely stands out or is otherwise in doubt (a notch, odd
    size or shape: a piece of a die?), every die is asked.
@@ -166,6 +168,10 @@ CAMERA_HEIGHT = 0.6  # ... plus the side times its distance from the picture's c
 HULL_DOUBTS = ("a notch", "die not square", "die smaller")  # a notch's only doubts: read the hull
 BROKEN_MOUTH = 0.5  # a bay of a die's blob opening this narrowly (of the side) is a mark
 HULL_LIT = 0.05  # ... if at most this much of the hull's outline has light beyond it
+TABLE_HUE = 15.0  # a table this coloured (grey levels from grey, the ring round a die: felt,
+#                   wood) shows a die's whole outline by colour where a glare lifts the wood...
+HUE_CUT = 0.5  # ... as the pixels whose colour lies this far (of the table's) from the table's
+HUE_FILL = 0.9  # ... an outline that full of its bounding rectangle (a die's: 0.91-0.95)
 JOINED = 0.6  # two marks one piece of light at this of the dimmer one's peak: one rat?
 CLOSE_GAP = 0.1  # two marks closer than this (of the side) and one piece of light at
 JOINED_CLOSE = 0.45  # this of the dimmer's peak, on a face without broad light: one worn rat
@@ -707,6 +713,87 @@ def _refit_hull(die: _Die, filled: Any, typical: float, v: Any, table: Any) -> N
     die.notes = []
 
 
+def _refit_colour(die: _Die, filled: Any, typical: float, image: Any, v: Any, table: Any
+                  ) -> None:  # fmt: skip
+    """A die with a notch of light in its outline is read over its outline found by colour
+    when the table is coloured (felt, wood) and a glare's light fills the notch.
+
+    A glare on the varnish lifts the black wood to the table's brightness: the dark blob loses
+    that part (a notch), and when the glare reaches the die's edge its convex hull loses the
+    corner too (the hull is smaller than the die: :func:`_refit_hull` refuses it, and print in
+    that corner would be left out). A specular glare has the lamp's colour, not the table's,
+    and the wood and print are grey: against a coloured table the whole die stands out by
+    its colour (its chroma, the pixel less its grey level, ``HUE_CUT`` of the table's chroma
+    away from it), glare included. That outline must hold the blob, stay inside the crop, be
+    square and fill its rectangle as a die's rounded square does (``HUE_FILL``: something
+    lying over the die from outside, a finger, a card, a token, is not the table's colour
+    either and sticks out past the die's square), give a face of the clean dice's size (when
+    the picture has some) with no light beyond it (``HULL_LIT``); the face over it must show
+    broad light (the glare that made the notch, ``GLARE_BROAD``) and, a glare being on it,
+    no soft mark (``MIN_SHARP``: the glare's own light, not print blurred like the picture).
+    The face is then measured over it, glare included, and the glare rules decide, as for
+    :func:`_refit_hull`. Only on a die of ``RESOLVED`` pixels and more, alone in its blob."""
+    np, cv2 = _imports()
+    if image.ndim != 3 or die.outer is not None or die.side < RESOLVED:
+        return
+    h, w = v.shape
+    bh, bw = filled.shape
+    pad = int(round(0.3 * die.side))
+    xa, ya = max(0, die.x0 - pad), max(0, die.y0 - pad)
+    xb, yb = min(w, die.x0 + bw + pad), min(h, die.y0 + bh + pad)
+    blob = np.zeros((yb - ya, xb - xa), np.uint8)
+    blob[die.y0 - ya : die.y0 - ya + bh, die.x0 - xa : die.x0 - xa + bw] = filled
+    crop = cv2.blur(np.ascontiguousarray(image[ya:yb, xa:xb, :3]), (3, 3)).astype(np.float32)
+    hue = crop - crop.mean(axis=2, keepdims=True)
+    # the table's colour: the ring between a tenth of a side and the crop's edge round the blob
+    near = cv2.dilate(_filled_hull(blob), cv2.getStructuringElement(
+        cv2.MORPH_ELLIPSE, (2 * (pad // 3) + 1, 2 * (pad // 3) + 1))) > 0  # fmt: skip
+    if (~near).sum() < 0.5 * die.side**2:
+        return
+    tint = np.median(hue[~near], axis=0)
+    strength = float(np.linalg.norm(tint))
+    if strength < TABLE_HUE:
+        return
+    apart = (np.linalg.norm(hue - tint, axis=2) > HUE_CUT * strength).astype(np.uint8) * 255
+    apart = cv2.morphologyEx(apart | blob, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, comp = cv2.connectedComponents(apart, connectivity=8)
+    hits = comp[(blob > 0) & (comp > 0)]
+    if hits.size < 0.95 * np.count_nonzero(blob):
+        return
+    own = (comp == np.bincount(hits).argmax()).astype(np.uint8) * 255
+    cs, _ = cv2.findContours(own, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    outline = max(cs, key=cv2.contourArea)
+    own[:] = 0
+    cv2.drawContours(own, [outline], -1, 255, -1)
+    x, y, ow, oh = cv2.boundingRect(outline)
+    if x <= 0 or y <= 0 or x + ow >= own.shape[1] or y + oh >= own.shape[0]:
+        return  # it runs on past the crop: not a die's outline
+    if not _square(_shape(outline)) or _shape(outline)[2] < HUE_FILL:
+        return
+    face = _hull_face(own, xa, ya, v)
+    if face.side < RESOLVED or (typical > 0 and not SQUARE_REFIT[0] <= face.side / typical
+                                <= SQUARE_REFIT[1]):  # fmt: skip
+        return
+    if _lit_border(v, table, own, xa, ya) > HULL_LIT:
+        return
+    # the notch must be explained by a glare (broad light on the face); and a glare lies on
+    # this face, so a soft mark on it may be the glare's own light, not print blurred like the
+    # picture (a highlight across a two-rat die joined both rats into one soft mark, read a
+    # certain 1 over this outline): the face is read over it only when its marks are crisp
+    f = measure_face(v, face, MIN_CONTRAST)
+    if f.glare < GLARE_BROAD or (f.count > 0 and f.sharpness < MIN_SHARP):
+        return
+    # and what colour adds holds no mark of its own: light standing out there lies in the glare
+    # that made the notch, its own peak or print under it, which nothing tells apart (blank dice
+    # under a highlight at the edge read 1 over the outline; one-rat dice there read right)
+    if f.count != measure_face(v, die, MIN_CONTRAST).count:
+        return
+    die.region, die.core, die.side = face.region, face.core, face.side
+    die.x0, die.y0, die.cx, die.cy = xa, ya, face.cx, face.cy
+    die.area, die.blob = float(np.count_nonzero(own)), own
+    die.notes = []
+
+
 def _hull_glare(filled: Any, x0: int, y0: int, v: Any) -> float:
     """The broad light (grey levels) on the top face fitted over a blob's convex hull: a
     glare that cut a notch into the blob lies in the notch, outside the blob's own face."""
@@ -1050,11 +1137,22 @@ def _find_dice(image: Any, expected_side: float = 0.0) -> tuple[list[_Die], list
         own = _wood_square(die, g, v)
         if own > 0:
             _refit_square(die, g, own, v)
-    if clean:
-        for die, g in notched:
-            # a notch (with the blob not square or small because of it) and nothing else
-            if all(n.startswith(HULL_DOUBTS) for n in die.notes):
+    for die, g in notched:
+        # a notch (with the blob not square or small because of it) and nothing else
+        if all(n.startswith(HULL_DOUBTS) for n in die.notes):
+            if clean:
                 _refit_hull(die, g, clean[len(clean) // 2], v, table)
+            if die.notes:
+                _refit_colour(die, g, clean[len(clean) // 2] if clean else 0.0, image, v, table)
+            if (clean and die.side >= RESOLVED and len(die.notes) == 2
+                    and die.notes[1].startswith("die not square")):  # fmt: skip
+                # a notch and a blob not square, no glare to explain them: a thin dark thing
+                # joined to the die (a board's line) leaves a bay between it and the die. Read
+                # as a blob not square is, from the largest square in it, when that square is a
+                # clean die's face (light cutting into the face leaves none that big) and what
+                # sticks out is not thick and dark. On a die of RESOLVED pixels and more: on a
+                # smaller one print near the edge loses its margin in the blur and is a bay too
+                _refit_square(die, g, clean[len(clean) // 2], v, rate, (w / 2, h / 2))
     # on a dark mat, once one die barely stands out from it, what is found there may be
     # pieces of dice (the darkest wood between a die's marks) as well as dice: the same dice
     # lie on the same mat, so every die found in the picture is asked (dark set, seed
