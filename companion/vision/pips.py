@@ -429,29 +429,6 @@ def _stats(n: int, lab: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarra
     top = left.copy()
     right = np.full(n, -1, np.int32)
     bottom = right.copy()
-    count = np.bincount(lab, minlength=n)
-    if len(lab):
-        # the pixels grouped by label (a stable sort), each group's least and greatest x
-        # and y by one reduceat per column: the numbers np.minimum.at / maximum.at give,
-        # several times faster
-        order = np.argsort(lab, kind="stable")
-        there = np.flatnonzero(count)
-        starts = (np.cumsum(count) - count)[there]
-        sx, sy = xs[order], ys[order]
-        left[there] = np.minimum.reduceat(sx, starts)
-        right[there] = np.maximum.reduceat(sx, starts)
-        top[there] = np.minimum.reduceat(sy, starts)
-        bottom[there] = np.maximum.reduceat(sy, starts)
-    area = count.astype(np.int32)
-    return np.stack([left, top, right - left + 1, bottom - top + 1, area], axis=1)
-
-
-def _stats_at(n: int, lab: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
-    """:func:`_stats` by ``np.minimum.at`` / ``np.maximum.at``: the reference (tests)."""
-    left = np.full(n, np.iinfo(np.int32).max, np.int32)
-    top = left.copy()
-    right = np.full(n, -1, np.int32)
-    bottom = right.copy()
     np.minimum.at(left, lab, xs)
     np.maximum.at(right, lab, xs)
     np.minimum.at(top, lab, ys)

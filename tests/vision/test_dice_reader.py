@@ -1642,33 +1642,6 @@ def test_faint_completion_is_the_place_by_place_medians() -> None:
     assert dice._patch_medians(resp, xs, ys, 3).tolist() == want
 
 
-def test_stats_by_reduceat_are_the_stats_by_ufunc_at() -> None:
-    """:func:`pips._stats` (grouped by a stable sort, one ``reduceat`` per bound) gives what
-    ``np.minimum.at`` / ``np.maximum.at`` gave (:func:`pips._stats_at`) and what OpenCV's
-    own statistics say, on the labelled pip responses of a rendered table."""
-    from companion.vision import pips
-
-    _, planes = _pip_planes(4)
-    for polarity, op in ((pips.DARK, pips._BLACK_HAT), (pips.LIGHT, pips._TOP_HAT)):
-        mask = (pips._hat(planes[polarity], op) > 16).astype(np.uint8)
-        n, labels, want, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        nz = cv2.findNonZero(mask).reshape(-1, 2)
-        xs, ys = nz[:, 0], nz[:, 1]
-        lab = labels[ys, xs]
-        got = pips._stats(n, lab, xs, ys)
-        assert n > 20
-        assert got.dtype == pips._stats_at(n, lab, xs, ys).dtype
-        assert np.array_equal(got, pips._stats_at(n, lab, xs, ys))
-        assert np.array_equal(got[1:], want[1:, :5])
-        # labels in any order of pixels, and labels with no pixel
-        perm = np.random.default_rng(1).permutation(len(lab))
-        assert np.array_equal(pips._stats(n + 3, lab[perm], xs[perm], ys[perm]),
-                              pips._stats_at(n + 3, lab[perm], xs[perm], ys[perm]))
-    empty = np.zeros(0, np.int32)
-    assert np.array_equal(pips._stats(2, empty, empty, empty),
-                          pips._stats_at(2, empty, empty, empty))
-
-
 def test_a_pip_disc_mean_is_the_mean_of_its_pixels() -> None:
     """:func:`pips._describe_all` takes a disc's mean as its integer sum over its size: the
     same pip greys, bit for bit, as ``mean()`` of the disc's pixels, on a rendered table's
