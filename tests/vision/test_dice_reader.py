@@ -1640,3 +1640,25 @@ def test_faint_completion_is_the_place_by_place_medians() -> None:
     want = [float(np.median(resp[max(0, y - 3) : y + 4, max(0, x - 3) : x + 4]))
             for x, y in zip(xs.tolist(), ys.tolist(), strict=True)]  # fmt: skip
     assert dice._patch_medians(resp, xs, ys, 3).tolist() == want
+
+
+def test_a_pip_disc_mean_is_the_mean_of_its_pixels() -> None:
+    """:func:`pips._describe_all` takes a disc's mean as its integer sum over its size: the
+    same pip greys, bit for bit, as ``mean()`` of the disc's pixels, on a rendered table's
+    pips."""
+    from companion.vision import pips
+
+    work, planes = _pip_planes(5)
+    found, _ = pips.find_pips(work, planes)
+    grey = planes[pips.DARK]
+    h, w = grey.shape
+    checked = 0
+    for p in found:
+        if p.polarity != pips.DARK or p.level:
+            continue
+        key = round(round(max(p.r, 1.5) * 4) / 4 * 4)
+        _, inner, _ = pips._offsets(key, w)
+        want = float(grey.reshape(-1)[inner + round(p.y) * w + round(p.x)].mean())
+        assert p.pip_grey == want
+        checked += 1
+    assert checked > 5
