@@ -1267,18 +1267,46 @@ def _faint_completion(resp: np.ndarray, m: np.ndarray, pip_r: float, contrast: f
     best, value = 0.0, 0
     h, w = resp.shape
     rad = max(1, round(0.5 * pip_r))
+    # the places of every completion at once; a completion with a place outside the picture
+    # counts 0 (never more than ``best``), so only those wholly inside are measured
+    places = []
     for rest in _COMPLETIONS.get(n, []):
-        pts = np.concatenate([rest, np.ones((len(rest), 1))], axis=1) @ m
-        least = math.inf
-        for x, y in np.round(pts).astype(int):
-            if not (0 <= x < w and 0 <= y < h):
-                least = 0.0
-                break
-            patch = resp[max(0, y - rad) : y + rad + 1, max(0, x - rad) : x + rad + 1]
-            least = min(least, float(np.median(patch)) / max(contrast, 1.0))
+        pts = np.round(np.concatenate([rest, np.ones((len(rest), 1))], axis=1) @ m).astype(int)
+        xs, ys = pts[:, 0], pts[:, 1]
+        if ((xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)).all():
+            places.append((n + len(rest), xs, ys))
+    if not places:
+        return best, value
+    xs = np.concatenate([x for _, x, _ in places])
+    ys = np.concatenate([y for _, _, y in places])
+    meds = _patch_medians(resp, xs, ys, rad) / max(contrast, 1.0)
+    start = 0
+    for bigger, x, _ in places:
+        least = float(meds[start : start + len(x)].min())
+        start += len(x)
         if least > best:
-            best, value = least, n + len(rest)
+            best, value = least, bigger
     return best, value
+
+
+def _patch_medians(resp: np.ndarray, xs: np.ndarray, ys: np.ndarray, rad: int) -> np.ndarray:
+    """``np.median`` of the square of half-side ``rad`` around each place (``xs``, ``ys``,
+    inside ``resp``; clipped at the picture's edge) as float64: the squares lying whole in
+    the picture gathered at once (an odd number of pixels: the middle one), the others one
+    by one."""
+    h, w = resp.shape
+    out = np.empty(len(xs), np.float64)
+    whole = (xs >= rad) & (ys >= rad) & (xs + rad < w) & (ys + rad < h)
+    if whole.any():
+        d = np.arange(-rad, rad + 1)
+        dy, dx = np.repeat(d, len(d)), np.tile(d, len(d))
+        vals = resp[ys[whole][:, None] + dy[None, :], xs[whole][:, None] + dx[None, :]]
+        k = vals.shape[1] // 2
+        out[whole] = np.partition(vals, k, axis=1)[:, k]
+    for i in np.flatnonzero(~whole).tolist():
+        x, y = int(xs[i]), int(ys[i])
+        out[i] = np.median(resp[max(0, y - rad) : y + rad + 1, max(0, x - rad) : x + rad + 1])
+    return out
 
 
 def _mark_level(contrast: float) -> float:

@@ -557,7 +557,10 @@ def _describe_all(
         quarters = [(k - 1) * q // 4 for q in (1, 2, 3)]
         ring_vals = np.partition(ring_vals, quarters, axis=1)
         q25, q50, q75 = (ring_vals[:, i].tolist() for i in quarters)
-        pip_grey = g[inner[None, :] + at].mean(axis=1).tolist()
+        disc = g[inner[None, :] + at]
+        # the disc's mean: of uint8, its integer sum over its size (what mean() gives)
+        pip_grey = (np.add.reduce(disc, axis=1, dtype=np.int64) / len(inner)
+                    if disc.dtype == np.uint8 else disc.mean(axis=1)).tolist()
         contrast = [
             (f - p) if polarity == DARK else (p - f) for f, p in zip(q50, pip_grey, strict=True)
         ]

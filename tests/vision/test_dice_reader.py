@@ -1592,3 +1592,73 @@ def test_a_top_face_and_its_front_face_in_one_cluster_on_a_whole_photo() -> None
     assert_no_certain_ghost(obs, truth)
     assert [(v, d.value, d.uncertain) for v, d in matched(obs, truth) if d] == \
         [(5, 5, False), (5, 5, False)], obs.notes
+
+
+def _faint_completion_loop(resp: np.ndarray, m: np.ndarray, pip_r: float, contrast: float,
+                           n: int) -> tuple[float, int]:  # fmt: skip
+    """:func:`dice._faint_completion` as it was before speed23: place by place."""
+    best, value = 0.0, 0
+    h, w = resp.shape
+    rad = max(1, round(0.5 * pip_r))
+    for rest in dice._COMPLETIONS.get(n, []):
+        pts = np.concatenate([rest, np.ones((len(rest), 1))], axis=1) @ m
+        least = math.inf
+        for x, y in np.round(pts).astype(int):
+            if not (0 <= x < w and 0 <= y < h):
+                least = 0.0
+                break
+            patch = resp[max(0, y - rad) : y + rad + 1, max(0, x - rad) : x + rad + 1]
+            least = min(least, float(np.median(patch)) / max(contrast, 1.0))
+        if least > best:
+            best, value = least, n + len(rest)
+    return best, value
+
+
+def test_faint_completion_is_the_place_by_place_medians() -> None:
+    """:func:`dice._faint_completion` takes the medians of all its whole squares at once
+    (:func:`dice._patch_medians`): the same faintness and value, bit for bit, as place by
+    place, on a rendered face's pip response, with faces across the picture and over its
+    edges (clipped squares, places outside)."""
+    from companion.vision import pips
+
+    _, planes = _pip_planes(3)
+    resp = pips._hat(planes[pips.DARK], pips._BLACK_HAT)
+    h, w = resp.shape
+    rng = np.random.default_rng(11)
+    seen = set()
+    for _ in range(400):
+        step, turn = rng.uniform(4.0, 30.0), rng.uniform(0, math.pi)
+        c, s = step * math.cos(turn), step * math.sin(turn)
+        m = np.array([[c, s], [-s, c], [rng.uniform(-20, w + 20), rng.uniform(-20, h + 20)]])
+        n, r, contrast = int(rng.integers(2, 5)), rng.uniform(1.5, 8.0), rng.uniform(0.5, 90)
+        got = dice._faint_completion(resp, m, r, contrast, n)
+        assert got == _faint_completion_loop(resp, m, r, contrast, n)
+        seen.add(got[1])
+    assert len(seen) > 3
+    # squares clipped by the picture's edge (even sizes too) are np.median's
+    xs, ys = np.array([0, 1, w - 1, 5, w - 2]), np.array([3, 0, h - 1, h - 2, 7])
+    want = [float(np.median(resp[max(0, y - 3) : y + 4, max(0, x - 3) : x + 4]))
+            for x, y in zip(xs.tolist(), ys.tolist(), strict=True)]  # fmt: skip
+    assert dice._patch_medians(resp, xs, ys, 3).tolist() == want
+
+
+def test_a_pip_disc_mean_is_the_mean_of_its_pixels() -> None:
+    """:func:`pips._describe_all` takes a disc's mean as its integer sum over its size: the
+    same pip greys, bit for bit, as ``mean()`` of the disc's pixels, on a rendered table's
+    pips."""
+    from companion.vision import pips
+
+    work, planes = _pip_planes(5)
+    found, _ = pips.find_pips(work, planes)
+    grey = planes[pips.DARK]
+    h, w = grey.shape
+    checked = 0
+    for p in found:
+        if p.polarity != pips.DARK or p.level:
+            continue
+        key = round(round(max(p.r, 1.5) * 4) / 4 * 4)
+        _, inner, _ = pips._offsets(key, w)
+        want = float(grey.reshape(-1)[inner + round(p.y) * w + round(p.x)].mean())
+        assert p.pip_grey == want
+        checked += 1
+    assert checked > 5
