@@ -131,6 +131,7 @@ OUTLINE_PRINT = (0.015, 0.3)  # ... unless as big as one of two rats and as cris
 RUNS_OUT = 0.5  # ... or it stays this bright (of its peak over the wood) out to the outline
 CERTAIN = 0.9  # confidence below which a die is flagged
 OUTLIER_Z2 = 30.0  # a face farther than this (squared z-score sum) from its taught class is asked
+TAUGHT_SMALL = 0.6  # a largest mark under this of the taught class's is no whole rat: asked
 TAUGHT_SOFT = 0.5  # a mark softer than this of the taught print's sharpness, on a face with a
 TAUGHT_CRISP = 0.75  # glare, may be the glare: asked, unless beside a rat this crisp (of it)
 
@@ -2012,6 +2013,25 @@ def _decide_taught(f: FaceFeatures, model: RatModel) -> tuple[int, float, list[s
     if z2s[best] > OUTLIER_Z2:  # far from everything taught
         conf = min(conf, 0.4)
         why.append(f"face unlike the taught {best} (distance {math.sqrt(z2s[best]):.1f})")
+    if not best and f.count and f.contrast >= CONTRAST_DOUBT[0] and f.total > 0.5 * BLANK_TOTAL:
+        # a mark that stands out as print, too small for a rat, on a face the taught classes
+        # call blank: the built-in rules ask it ("faint marks"), and so must the taught ones.
+        # A rat engraved dark on the black wood, in dim light, shows a sliver of its outline
+        # only; the taught blank faces have no mark at all, so it is no nearer a rat than a
+        # blank face (blind23 21 000 863: a one-rat engraved die read a certain 0)
+        conf = min(conf, 0.6)
+        why.append(f"faint marks ({f.total:.3f} of the face)")
+    taught = model.classes[best].mean[1] if best else 0.0  # the taught faces' largest mark
+    if best and f.areas and f.areas[0] < TAUGHT_SMALL * taught:
+        # a die's print is the same on every die of a set, and the taught pictures were taken
+        # at this table, at its dice's size: a largest mark well under the taught rat's size is
+        # not that print whole (a strip of lit table inside the fitted face, a rat partly
+        # hidden). The built-in rules ask a mark of odd size; the taught ones did not, as a
+        # few examples' spread is narrow and its floor wide (wide 4 000 504: a strip of a
+        # board's light square along a blank die's outline, 0.027 of the face against the
+        # taught rat's 0.056, read a certain 1)
+        conf = min(conf, 0.5)
+        why.append(f"a mark smaller than the taught rat ({f.areas[0]:.3f} vs {taught:.3f})")
     if best and f.contrast < 1.25 * model.min_contrast:
         conf = min(conf, 0.5)
         why.append(f"marks barely stand out (contrast {f.contrast:.0f})")
