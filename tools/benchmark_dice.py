@@ -86,7 +86,7 @@ from seed 16 000 000) is the blind range of the twentieth pass, run once at its 
 the twenty-first pass, run once at its end: spent. ``heldout-q`` (twenty-second pass; renders
 only, from seed 18 000 000) is the blind range of the twenty-second pass, run once at its end:
 spent. ``heldout-r`` (twenty-third pass; renders only, from seed 19 000 000) is the blind range
-of the twenty-third pass: run once, at its end.
+of the twenty-third pass, run once at its end: spent (the next pass takes 20 000 000).
 
 ``--set synthetic-shadow`` (ninth pass; not part of ``all``): the synthetic set's renders
 with a shadow's straight edge cast across one die at any angle (0.4-0.8 of the light on its

@@ -24,7 +24,8 @@ of the nineteenth pass: run once, at its end, and spent. BLIND20 (from 18 000 00
 blind range of the twentieth pass: run once, at its end, and spent. BLIND21 (from 19 000 000)
 is the blind range of the twenty-first pass: run once, at its end, and spent. BLIND22 (from
 20 000 000) is the blind range of the twenty-second pass: run once, at its end, and spent. BLIND23
-(from 21 000 000) is the blind range of the twenty-third pass: run once, at its end.
+(from 21 000 000) is the blind range of the twenty-third pass: run once, at its end, and spent
+(the next pass takes 22 000 000).
 
 Sets:
   standard  1-5 dice on wood, felt, a printed board or a white mat; soft, uneven, lamp or dim
@@ -104,7 +105,7 @@ BLIND19_START = 17_000_000  # the nineteenth pass's blind range: run, spent
 BLIND20_START = 18_000_000  # the twentieth pass's blind range: run, spent
 BLIND21_START = 19_000_000  # the twenty-first pass's blind range: run, spent
 BLIND22_START = 20_000_000  # the twenty-second pass's blind range: run, spent
-BLIND23_START = 21_000_000  # the twenty-third pass's blind range: run once, at its end
+BLIND23_START = 21_000_000  # the twenty-third pass's blind range: run, spent
 SPLIT_STARTS = {"heldout": HELDOUT_START, "tuning": TUNING.start, "fresh": FRESH_START,
                 "wide": WIDE_START, "blind7": BLIND7_START, "blind8": BLIND8_START,
                 "wide8": WIDE8_START, "blind9": BLIND9_START, "blind10": BLIND10_START,
