@@ -1152,11 +1152,8 @@ def _cell_scores(
     if xi.min() >= rad and yi.min() >= rad and xi.max() < w - rad and yi.max() < h - rad:
         # every square whole in the picture (almost always): the nine gathered at once. A
         # uint8 square's mean is its integer sum over its size, as patch.mean() gives it
-        d = np.arange(-rad, rad + 1)
-        at = ((yi.astype(np.intp)[:, None, None] + d[None, :, None]) * w
-              + xi.astype(np.intp)[:, None, None] + d[None, None, :])
-        sums = grey.reshape(-1)[at.reshape(9, -1)].sum(axis=1, dtype=np.int64)
-        v = sums / at[0].size
+        sq = _square_pixels(grey, xi.astype(np.intp), yi.astype(np.intp), rad)
+        v = sq.sum(axis=1, dtype=np.int64) / sq.shape[1]
         return (v - face_grey) / span if abs(span) > 1e-3 else np.zeros(9)
     out = np.zeros(9)
     for k, (x, y) in enumerate(pts):
@@ -1289,6 +1286,14 @@ def _faint_completion(resp: np.ndarray, m: np.ndarray, pip_r: float, contrast: f
     return best, value
 
 
+def _square_pixels(img: np.ndarray, xs: np.ndarray, ys: np.ndarray, rad: int) -> np.ndarray:
+    """The pixels of the square of half-side ``rad`` around each place (``xs``, ``ys``, each
+    square whole in ``img``), one row a square, its rows one after another."""
+    d = np.arange(-rad, rad + 1)
+    dy, dx = np.repeat(d, len(d)), np.tile(d, len(d))
+    return img[ys[:, None] + dy[None, :], xs[:, None] + dx[None, :]]
+
+
 def _patch_medians(resp: np.ndarray, xs: np.ndarray, ys: np.ndarray, rad: int) -> np.ndarray:
     """``np.median`` of the square of half-side ``rad`` around each place (``xs``, ``ys``,
     inside ``resp``; clipped at the picture's edge) as float64: the squares lying whole in
@@ -1298,9 +1303,7 @@ def _patch_medians(resp: np.ndarray, xs: np.ndarray, ys: np.ndarray, rad: int) -
     out = np.empty(len(xs), np.float64)
     whole = (xs >= rad) & (ys >= rad) & (xs + rad < w) & (ys + rad < h)
     if whole.any():
-        d = np.arange(-rad, rad + 1)
-        dy, dx = np.repeat(d, len(d)), np.tile(d, len(d))
-        vals = resp[ys[whole][:, None] + dy[None, :], xs[whole][:, None] + dx[None, :]]
+        vals = _square_pixels(resp, xs[whole], ys[whole], rad)
         k = vals.shape[1] // 2
         out[whole] = np.partition(vals, k, axis=1)[:, k]
     for i in np.flatnonzero(~whole).tolist():

@@ -769,7 +769,8 @@ def _refit_colour(die: _Die, filled: Any, typical: float, image: Any, v: Any, ta
     x, y, ow, oh = cv2.boundingRect(outline)
     if x <= 0 or y <= 0 or x + ow >= own.shape[1] or y + oh >= own.shape[0]:
         return  # it runs on past the crop: not a die's outline
-    if not _square(_shape(outline)) or _shape(outline)[2] < HUE_FILL:
+    shape = _shape(outline)
+    if not _square(shape) or shape[2] < HUE_FILL:
         return
     face = _hull_face(own, xa, ya, v)
     if face.side < RESOLVED or (typical > 0 and not SQUARE_REFIT[0] <= face.side / typical
@@ -1117,6 +1118,7 @@ def _find_dice(image: Any, expected_side: float = 0.0) -> tuple[list[_Die], list
                     d.notes.append("joined to something dark that is not a die: it may lie "
                                    "over this die")  # fmt: skip
     clean = sorted(d.side for d in dice if not d.notes)
+    typical = clean[len(clean) // 2] if clean else 0.0  # the clean dice's side (0: none)
     # how far the side faces show, per pixel from the picture's centre (the camera's
     # geometry: the same for every die of a picture), from the clean dice
     rates = sorted(
@@ -1130,7 +1132,7 @@ def _find_dice(image: Any, expected_side: float = 0.0) -> tuple[list[_Die], list
         if len(die.notes) != 1:  # only "not square": no notch, odd size, edge, dark table
             continue
         if clean:
-            _refit_square(die, g, clean[len(clean) // 2], v, rate, (w / 2, h / 2))
+            _refit_square(die, g, typical, v, rate, (w / 2, h / 2))
             continue
         # no clean die to say how big a face is: the part of the blob as dark as the die's
         # wood, if it is square, is the die (a board's coloured square or a shadow joined to
@@ -1142,9 +1144,9 @@ def _find_dice(image: Any, expected_side: float = 0.0) -> tuple[list[_Die], list
         # a notch (with the blob not square or small because of it) and nothing else
         if all(n.startswith(HULL_DOUBTS) for n in die.notes):
             if clean:
-                _refit_hull(die, g, clean[len(clean) // 2], v, table)
+                _refit_hull(die, g, typical, v, table)
             if die.notes:
-                _refit_colour(die, g, clean[len(clean) // 2] if clean else 0.0, image, v, table)
+                _refit_colour(die, g, typical, image, v, table)
             if (clean and die.side >= RESOLVED and len(die.notes) == 2
                     and die.notes[1].startswith("die not square")):  # fmt: skip
                 # a notch and a blob not square, no glare to explain them: a thin dark thing
@@ -1153,7 +1155,7 @@ def _find_dice(image: Any, expected_side: float = 0.0) -> tuple[list[_Die], list
                 # clean die's face (light cutting into the face leaves none that big) and what
                 # sticks out is not thick and dark. On a die of RESOLVED pixels and more: on a
                 # smaller one print near the edge loses its margin in the blur and is a bay too
-                _refit_square(die, g, clean[len(clean) // 2], v, rate, (w / 2, h / 2))
+                _refit_square(die, g, typical, v, rate, (w / 2, h / 2))
     # on a dark mat, once one die barely stands out from it, what is found there may be
     # pieces of dice (the darkest wood between a die's marks) as well as dice: the same dice
     # lie on the same mat, so every die found in the picture is asked (dark set, seed
@@ -1920,13 +1922,21 @@ def decide_default(f: FaceFeatures) -> tuple[int, float, list[str]]:
     return _doubts(f, _decide_rules(f))
 
 
+def _faint_marks(f: FaceFeatures) -> str:
+    """The doubt of a face read blank that holds marks standing out as print, though too
+    little of them for a rat (``""``: none)."""
+    if f.contrast >= CONTRAST_DOUBT[0] and f.total > 0.5 * BLANK_TOTAL:
+        return f"faint marks ({f.total:.3f} of the face)"
+    return ""
+
+
 def _decide_rules(f: FaceFeatures) -> tuple[int, float, list[str]]:
     why: list[str] = []
     if f.count == 0 or f.total < BLANK_TOTAL:
         conf = 1.0
-        if f.contrast >= CONTRAST_DOUBT[0] and f.total > 0.5 * BLANK_TOTAL:
+        if faint := _faint_marks(f):
             conf = 0.6
-            why.append(f"faint marks ({f.total:.3f} of the face)")
+            why.append(faint)
         if f.glare > GLARE_ABS or f.burnt:
             conf = min(conf, 0.5)
             why.append(f"glare on the face ({f.glare:.0f}) may hide marks")
@@ -2013,14 +2023,14 @@ def _decide_taught(f: FaceFeatures, model: RatModel) -> tuple[int, float, list[s
     if z2s[best] > OUTLIER_Z2:  # far from everything taught
         conf = min(conf, 0.4)
         why.append(f"face unlike the taught {best} (distance {math.sqrt(z2s[best]):.1f})")
-    if not best and f.count and f.contrast >= CONTRAST_DOUBT[0] and f.total > 0.5 * BLANK_TOTAL:
+    if not best and f.count and (faint := _faint_marks(f)):
         # a mark that stands out as print, too small for a rat, on a face the taught classes
         # call blank: the built-in rules ask it ("faint marks"), and so must the taught ones.
         # A rat engraved dark on the black wood, in dim light, shows a sliver of its outline
         # only; the taught blank faces have no mark at all, so it is no nearer a rat than a
         # blank face (blind23 21 000 863: a one-rat engraved die read a certain 0)
         conf = min(conf, 0.6)
-        why.append(f"faint marks ({f.total:.3f} of the face)")
+        why.append(faint)
     taught = model.classes[best].mean[1] if best else 0.0  # the taught faces' largest mark
     if best and f.areas and f.areas[0] < TAUGHT_SMALL * taught:
         # a die's print is the same on every die of a set, and the taught pictures were taken
