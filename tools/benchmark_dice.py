@@ -5,7 +5,7 @@
                                             heldout-d|heldout-e|heldout-f|heldout-g|
                                             heldout-h|heldout-i|heldout-j|heldout-k|
                                             heldout-l|heldout-m|heldout-n|heldout-o|
-                                            heldout-p|heldout-q|heldout-r|all]
+                                            heldout-p|heldout-q|heldout-r|heldout-s|all]
                                    [--limit N] [--data DIR]
                                    [--dump FILE] [--max-dice N] [--classical]
                                    [--without-finder]
@@ -86,7 +86,8 @@ from seed 16 000 000) is the blind range of the twentieth pass, run once at its 
 the twenty-first pass, run once at its end: spent. ``heldout-q`` (twenty-second pass; renders
 only, from seed 18 000 000) is the blind range of the twenty-second pass, run once at its end:
 spent. ``heldout-r`` (twenty-third pass; renders only, from seed 19 000 000) is the blind range
-of the twenty-third pass, run once at its end: spent (the next pass takes 20 000 000).
+of the twenty-third pass, run once at its end: spent. ``heldout-s`` (twenty-fourth pass; renders
+only, from seed 20 000 000) is the blind range of the twenty-fourth pass: run once, at its end.
 
 ``--set synthetic-shadow`` (ninth pass; not part of ``all``): the synthetic set's renders
 with a shadow's straight edge cast across one die at any angle (0.4-0.8 of the light on its
@@ -139,7 +140,7 @@ RENDER_SEEDS = {"train": 1000, "heldout-b": 2_000_000, "heldout-c": 3_000_000,
                 "heldout-l": 13_000_000, "heldout-m": 14_000_000,
                 "heldout-n": 15_000_000, "heldout-o": 16_000_000,
                 "heldout-p": 17_000_000, "heldout-q": 18_000_000,
-                "heldout-r": 19_000_000}
+                "heldout-r": 19_000_000, "heldout-s": 20_000_000}
 
 
 @dataclass(frozen=True)

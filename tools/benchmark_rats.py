@@ -3,7 +3,7 @@
     .venv/bin/python tools/benchmark_rats.py
         [--split heldout|tuning|fresh|wide|blind7|blind8|wide8|blind9|blind10|blind11|blind12
                  |blind13|blind14|blind15|blind16|blind17|blind18|blind19|blind20|blind21
-                 |blind22|blind23]
+                 |blind22|blind23|blind24]
         [--images 300] [--sets standard,dark,small,engraved,standard-taught]
         (also, not by default: --sets highlights)
 
@@ -24,8 +24,8 @@ of the nineteenth pass: run once, at its end, and spent. BLIND20 (from 18 000 00
 blind range of the twentieth pass: run once, at its end, and spent. BLIND21 (from 19 000 000)
 is the blind range of the twenty-first pass: run once, at its end, and spent. BLIND22 (from
 20 000 000) is the blind range of the twenty-second pass: run once, at its end, and spent. BLIND23
-(from 21 000 000) is the blind range of the twenty-third pass: run once, at its end, and spent
-(the next pass takes 22 000 000).
+(from 21 000 000) is the blind range of the twenty-third pass: run once, at its end, and spent.
+BLIND24 (from 22 000 000) is the blind range of the twenty-fourth pass: run once, at its end.
 
 Sets:
   standard  1-5 dice on wood, felt, a printed board or a white mat; soft, uneven, lamp or dim
@@ -106,6 +106,7 @@ BLIND20_START = 18_000_000  # the twentieth pass's blind range: run, spent
 BLIND21_START = 19_000_000  # the twenty-first pass's blind range: run, spent
 BLIND22_START = 20_000_000  # the twenty-second pass's blind range: run, spent
 BLIND23_START = 21_000_000  # the twenty-third pass's blind range: run, spent
+BLIND24_START = 22_000_000  # the twenty-fourth pass's blind range: run once, at its end
 SPLIT_STARTS = {"heldout": HELDOUT_START, "tuning": TUNING.start, "fresh": FRESH_START,
                 "wide": WIDE_START, "blind7": BLIND7_START, "blind8": BLIND8_START,
                 "wide8": WIDE8_START, "blind9": BLIND9_START, "blind10": BLIND10_START,
@@ -114,7 +115,8 @@ SPLIT_STARTS = {"heldout": HELDOUT_START, "tuning": TUNING.start, "fresh": FRESH
                 "blind16": BLIND16_START, "blind17": BLIND17_START,
                 "blind18": BLIND18_START, "blind19": BLIND19_START,
                 "blind20": BLIND20_START, "blind21": BLIND21_START,
-                "blind22": BLIND22_START, "blind23": BLIND23_START}  # --split: its first seed
+                "blind22": BLIND22_START, "blind23": BLIND23_START,
+                "blind24": BLIND24_START}  # --split: its first seed
 TEACH_SEEDS = 50_000  # teaching pictures (tuning seeds, outside every measured range)
 ENGRAVED = RatStyle(mark_colour=(62, 66, 72), rat_scale=1.1, two_layout="side", two_scale=0.85,
                     two_gap=0.3)  # fmt: skip
